@@ -1,0 +1,35 @@
+# capplan — see README.md. `make run` and `make test` are the set-up contract.
+GO       ?= go
+FUZZTIME ?= 4s
+FUZZ_DATASETS := FuzzParseCluster FuzzParseDemand FuzzParseWorkload FuzzParseKubectl
+
+.PHONY: run test fuzz test-clp bench build
+
+build:
+	$(GO) build -o bin/capplan ./cmd/capplan
+
+# The main job on the embedded example data.
+run:
+	$(GO) run ./cmd/capplan fairshare --example
+
+# Vet, unit tests, and a short fuzzing run of every input parser.
+test:
+	$(GO) vet ./...
+	$(GO) test ./...
+	$(MAKE) fuzz
+
+fuzz:
+	@for f in $(FUZZ_DATASETS); do \
+		echo "fuzz $$f ($(FUZZTIME))"; \
+		$(GO) test -run='^$$' -fuzz="^$$f$$" -fuzztime=$(FUZZTIME) ./datasets/ || exit 1; \
+	done
+
+# Tests of the COIN-OR CLP backend (needs coinor-libclp-dev; .ci/run installs it).
+test-clp:
+	$(GO) vet -tags clp ./...
+	$(GO) test -tags clp ./lp/ ./cmd/...
+
+# Quality/speed tables, then the Go benchmarks. BENCHTAGS=clp adds the CLP backend.
+bench:
+	$(GO) run -tags "$(BENCHTAGS)" ./internal/benchtables
+	$(GO) test -tags "$(BENCHTAGS)" -run='^$$' -bench=. -benchmem ./flow/ ./lp/

@@ -1,0 +1,52 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+)
+
+// run builds the command tree, executes it with args and returns the exit
+// code, printing a failure as one line on stderr (and the usage text for a
+// usage error).
+func run(args []string, io *ioStreams) int {
+	root := newRootCmd(io)
+	root.SetArgs(args)
+	cmd, err := root.ExecuteC()
+	code := exitCode(err)
+	if err != nil {
+		fmt.Fprintf(io.ErrOut, "capplan: %v\n", err)
+		if code == exitUsage && cmd != nil {
+			fmt.Fprintf(io.ErrOut, "\n%s", cmd.UsageString())
+		}
+	}
+	return code
+}
+
+func newRootCmd(io *ioStreams) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "capplan <command> [flags]",
+		Short: "Offline planning and capacity optimization for shared compute clusters",
+		Long: `capplan reads a cluster inventory, demand forecasts and job DAGs, computes
+plans with proven quality, and writes them for schedulers and spreadsheets.`,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		Args:          wrapArgs(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return cmd.Help()
+		},
+	}
+	root.SetOut(io.Out)
+	root.SetErr(io.ErrOut)
+	root.SetIn(io.In)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		return &usageError{err}
+	})
+	root.AddCommand(
+		newVersionCmd(io),
+		newValidateCmd(io),
+		newExampleCmd(io),
+		newFairShareCmd(io, nil),
+	)
+	return root
+}

@@ -1,0 +1,198 @@
+package datasets
+
+import (
+	"strings"
+
+	"k8s.io/apimachinery/pkg/api/validate/content"
+)
+
+var (
+	clusterFields = []string{"apiVersion", "kind", "resources", "nodes"}
+	groupFields   = []string{"name", "count", "rack", "racks", "labels", "capacity"}
+)
+
+// clusterFromTree reads a capplan/v1 Cluster whose header readKind has
+// checked. It returns nil only when problems were reported.
+func clusterFromTree(ps *problems, root any) *Cluster {
+	o, ok := asObject(ps, "", root, clusterFields)
+	if !ok {
+		return nil
+	}
+	c := &Cluster{}
+	resIndex, resOK := readResources(o, c)
+	list, ok := o.list("nodes", true)
+	if ok && len(list) == 0 {
+		ps.add("nodes", "the cluster has no node groups")
+	}
+	firstAt := map[string]int{}
+	total := 0
+	for i, v := range list {
+		path := indexPath("nodes", i)
+		g, ok := readGroup(ps, path, v, c.Resources, resIndex, resOK)
+		if g.Name != "" {
+			if j, dup := firstAt[g.Name]; dup {
+				ps.add(path+".name", "duplicate group name %q (first used by nodes[%d])", g.Name, j)
+				ok = false
+			} else {
+				firstAt[g.Name] = i
+			}
+		}
+		if ok {
+			total += g.Count
+			c.Groups = append(c.Groups, g)
+		}
+	}
+	if total > MaxNodes {
+		ps.add("nodes", "%d nodes in all; at most %d are supported", total, MaxNodes)
+	}
+	return c
+}
+
+// readResources reads the resource list into c.Resources. ok is false when
+// the list is missing or wrong, so that capacities are not also reported
+// against it.
+func readResources(o object, c *Cluster) (map[string]int, bool) {
+	names, ok := o.stringList("resources")
+	if !ok {
+		if !o.has("resources") {
+			o.missing("resources")
+		}
+		return nil, false
+	}
+	if len(names) == 0 {
+		o.ps.add("resources", "list at least one resource, e.g. [cpu, memory]")
+		return nil, false
+	}
+	index := make(map[string]int, len(names))
+	good := true
+	for i, n := range names {
+		path := indexPath("resources", i)
+		if !checkResourceName(o.ps, path, n) {
+			good = false
+			continue
+		}
+		if j, dup := index[n]; dup {
+			o.ps.add(path, "duplicate resource %q (also resources[%d])", n, j)
+			good = false
+			continue
+		}
+		index[n] = i
+	}
+	c.Resources = names
+	return index, good
+}
+
+// checkResourceName reports a resource name that is empty or not a
+// Kubernetes qualified name (cpu, memory, nvidia.com/gpu, ...).
+func checkResourceName(ps *problems, path, name string) bool {
+	if name == "" {
+		ps.add(path, "resource name must not be empty")
+		return false
+	}
+	if errs := content.IsLabelKey(name); len(errs) > 0 {
+		ps.add(path, "invalid resource name %q: %s", clip(name), strings.Join(errs, "; "))
+		return false
+	}
+	return true
+}
+
+func readGroup(ps *problems, path string, v any, resources []string, resIndex map[string]int, resOK bool) (NodeGroup, bool) {
+	o, ok := asObject(ps, path, v, groupFields)
+	if !ok {
+		return NodeGroup{}, false
+	}
+	before := len(ps.list)
+	var g NodeGroup
+	g.Name, _ = o.name("name")
+	count, _ := o.integer("count", true, 1, MaxNodes)
+	g.Count = int(count)
+	g.Racks = readRacks(o)
+	if m, ok := o.mapping("labels", false); ok {
+		g.Labels = readLabels(ps, o.at("labels"), m)
+	}
+	g.Capacity = make(Vector, len(resources))
+	if m, ok := o.mapping("capacity", true); ok {
+		if len(m) == 0 {
+			ps.add(o.at("capacity"), "is empty: give the capacity of at least one resource")
+		}
+		for name, q := range quantityMap(ps, o.at("capacity"), m, positive) {
+			if j, declared := resIndex[name]; declared {
+				g.Capacity[j] = q
+			} else if resOK {
+				ps.add(fieldPath(o.at("capacity"), name), "resource %q is not declared in resources [%s]%s",
+					name, strings.Join(resources, ", "), suggestName(name, resources))
+			}
+		}
+	}
+	return g, len(ps.list) == before
+}
+
+// readRacks reads rack or racks (round-robin), which exclude each other.
+func readRacks(o object) []string {
+	if o.has("rack") && o.has("racks") {
+		o.ps.add(o.at("racks"), "give rack or racks, not both")
+		return nil
+	}
+	if r, ok := o.str("rack", false); ok {
+		if checkLabelValue(o.ps, o.at("rack"), r, true) {
+			return []string{r}
+		}
+		return nil
+	}
+	racks, ok := o.stringList("racks")
+	if !ok {
+		return nil
+	}
+	if len(racks) == 0 {
+		o.ps.add(o.at("racks"), "is empty: list at least one rack, or leave racks out")
+	}
+	for i, r := range racks {
+		checkLabelValue(o.ps, indexPath(o.at("racks"), i), r, true)
+	}
+	return racks
+}
+
+// readLabels reads a label map, checking Kubernetes label syntax.
+func readLabels(ps *problems, path string, m map[string]any) map[string]string {
+	out := make(map[string]string, len(m))
+	for _, k := range sortedKeys(m) {
+		p := fieldPath(path, k)
+		keyOK := true
+		if errs := content.IsLabelKey(k); len(errs) > 0 {
+			ps.add(p, "invalid label key %q: %s", clip(k), strings.Join(errs, "; "))
+			keyOK = false
+		}
+		s, isStr := m[k].(string)
+		if !isStr {
+			ps.add(p, "label value must be a string, got %s%s", describe(m[k]), quoteHint(m[k]))
+			continue
+		}
+		if checkLabelValue(ps, p, s, false) && keyOK {
+			out[k] = s
+		}
+	}
+	return out
+}
+
+// checkLabelValue reports a value that is not a valid Kubernetes label
+// value (or is empty, when nonEmpty).
+func checkLabelValue(ps *problems, path, v string, nonEmpty bool) bool {
+	if nonEmpty && v == "" {
+		ps.add(path, "must not be empty")
+		return false
+	}
+	if errs := content.IsLabelValue(v); len(errs) > 0 {
+		ps.add(path, "invalid label value %q: %s", clip(v), strings.Join(errs, "; "))
+		return false
+	}
+	return true
+}
+
+// suggestName returns `; did you mean "x"?` when name is a near miss of one
+// of names.
+func suggestName(name string, names []string) string {
+	if s := suggest(name, names); strings.HasPrefix(s, ";") {
+		return s
+	}
+	return ""
+}

@@ -1,0 +1,115 @@
+package datasets
+
+import (
+	"strings"
+)
+
+// dagSpec says how checkDAG names the nodes of a DAG in messages.
+type dagSpec struct {
+	what string // "stage" or "task"
+	base string // path of the list, e.g. jobs[0].stages
+	key  string // field holding the node's name: "name" or "id"
+}
+
+// maxCycleShown bounds the names a cycle message lists.
+const maxCycleShown = 12
+
+// checkDAG checks the dependencies of one job: names unique, every after
+// entry naming a node of the job, and no cycle. Each cycle found by a
+// depth-first search (one per back edge) is reported by names, in
+// dependency order: "cycle: stage a -> b -> a" means b runs after a and a
+// after b. Empty names were reported already and are skipped. It returns
+// the predecessor indices of each node.
+func checkDAG(ps *problems, spec dagSpec, names []string, after [][]string) [][]int {
+	nodePath := func(i int) string { return indexPath(spec.base, i) }
+	index := make(map[string]int, len(names))
+	for i, n := range names {
+		if n == "" {
+			continue
+		}
+		if j, dup := index[n]; dup {
+			ps.add(nodePath(i)+"."+spec.key, "duplicate %s %q (also %s)", spec.what, clip(n), nodePath(j))
+			continue
+		}
+		index[n] = i
+	}
+	preds := make([][]int, len(names))
+	succ := make([][]int, len(names))
+	for i, refs := range after {
+		for _, r := range refs {
+			p, ok := index[r]
+			if !ok {
+				ps.add(nodePath(i)+".after", "unknown %s %q%s", spec.what, clip(r), suggestName(r, names))
+				continue
+			}
+			preds[i] = append(preds[i], p)
+			succ[p] = append(succ[p], i)
+		}
+	}
+	for _, cycle := range findCycles(succ) {
+		last := cycle[len(cycle)-1]
+		ps.add(nodePath(last)+".after", "cycle: %s %s", spec.what, cycleText(names, cycle))
+	}
+	return preds
+}
+
+// findCycles returns, for every back edge v→w met by an iterative
+// depth-first search over succ (starting from nodes in index order), the
+// cycle w → ... → v → w as node indices, w repeated at the end.
+func findCycles(succ [][]int) [][]int {
+	const (
+		white = iota // not visited
+		grey         // on the DFS stack
+		black        // finished
+	)
+	color := make([]int8, len(succ))
+	pos := make([]int, len(succ)) // stack position of grey nodes
+	type frame struct{ v, next int }
+	var cycles [][]int
+	var stack []frame
+	for s := range succ {
+		if color[s] != white {
+			continue
+		}
+		color[s], pos[s] = grey, 0
+		stack = append(stack[:0], frame{v: s})
+		for len(stack) > 0 {
+			f := &stack[len(stack)-1]
+			if f.next == len(succ[f.v]) {
+				color[f.v] = black
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			w := succ[f.v][f.next]
+			f.next++
+			switch color[w] {
+			case white:
+				color[w], pos[w] = grey, len(stack)
+				stack = append(stack, frame{v: w})
+			case grey:
+				c := make([]int, 0, len(stack)-pos[w]+1)
+				for _, g := range stack[pos[w]:] {
+					c = append(c, g.v)
+				}
+				cycles = append(cycles, append(c, w))
+			}
+		}
+	}
+	return cycles
+}
+
+// cycleText renders a cycle of node indices as "a -> b -> a", eliding the
+// middle of long cycles.
+func cycleText(names []string, cycle []int) string {
+	parts := make([]string, 0, min(len(cycle), maxCycleShown+1))
+	for k, v := range cycle {
+		if len(cycle) > maxCycleShown && k == maxCycleShown-2 {
+			parts = append(parts, "...")
+		}
+		if len(cycle) > maxCycleShown && k >= maxCycleShown-2 && k < len(cycle)-2 {
+			continue
+		}
+		parts = append(parts, clip(names[v]))
+	}
+	return strings.Join(parts, " -> ")
+}

@@ -1,0 +1,179 @@
+package datasets
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+
+	yamlv2 "go.yaml.in/yaml/v2"
+	"sigs.k8s.io/yaml"
+)
+
+// decodeTree parses a YAML or JSON document into a generic tree of
+// map[string]any, []any, string, json.Number, bool and nil. Numbers keep
+// their literal text (YAML numbers pass through float64 first, so a YAML
+// decimal keeps about 16 significant digits). Syntax errors, duplicate keys
+// and empty documents are reported; ok is false when there is no tree.
+func decodeTree(ps *problems, data []byte) (tree any, ok bool) {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // UTF-8 byte-order mark
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) == 0 {
+		ps.add("", "file is empty")
+		return nil, false
+	}
+	if trimmed[0] == '{' || trimmed[0] == '[' {
+		// JSON first: it keeps numbers exact and accepts tab indentation,
+		// which YAML forbids. Flow-style YAML that is not JSON falls through.
+		tree, jerr := decodeJSON(data)
+		if jerr == nil {
+			return checkRoot(ps, tree)
+		}
+		var trailing errTrailing
+		if _, yerr := yaml.YAMLToJSONStrict(data); yerr != nil || errors.As(jerr, &trailing) {
+			reportJSONError(ps, data, jerr)
+			return nil, false
+		}
+	}
+	js, err := yaml.YAMLToJSONStrict(data)
+	if err != nil {
+		reportYAMLError(ps, err)
+		return nil, false
+	}
+	if bytes.Contains(data, []byte("---")) && hasSecondDocument(data) {
+		ps.add("", "the file holds more than one YAML document; give one document per file")
+		return nil, false
+	}
+	tree, err = decodeJSON(js)
+	if err != nil { // cannot happen: the YAML library wrote this JSON
+		ps.add("", "cannot convert the YAML to JSON: %v", err)
+		return nil, false
+	}
+	return checkRoot(ps, tree)
+}
+
+func checkRoot(ps *problems, tree any) (any, bool) {
+	switch tree.(type) {
+	case nil:
+		ps.add("", "file is empty (only comments or null)")
+		return nil, false
+	case map[string]any:
+		return tree, true
+	default:
+		ps.add("", "the document must be a mapping with apiVersion and kind, got %s", describe(tree))
+		return nil, false
+	}
+}
+
+// hasSecondDocument reports whether a YAML stream holds a non-empty
+// document after its first one (the YAML to JSON conversion reads only the
+// first).
+func hasSecondDocument(data []byte) bool {
+	dec := yamlv2.NewDecoder(bytes.NewReader(data))
+	var first, second any
+	if dec.Decode(&first) != nil {
+		return false
+	}
+	return dec.Decode(&second) == nil && second != nil
+}
+
+// decodeJSON decodes exactly one JSON value, keeping numbers as json.Number.
+func decodeJSON(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	var extra any
+	if err := dec.Decode(&extra); err != io.EOF {
+		return nil, errTrailing{offset: dec.InputOffset()}
+	}
+	return v, nil
+}
+
+// errTrailing reports content after the single JSON value of a file.
+type errTrailing struct{ offset int64 }
+
+func (e errTrailing) Error() string { return "unexpected content after the JSON document" }
+
+func reportJSONError(ps *problems, data []byte, err error) {
+	var syn *json.SyntaxError
+	var tr errTrailing
+	switch {
+	case errors.As(err, &syn):
+		ps.add(lineAt(data, syn.Offset), "invalid JSON: %s", syn.Error())
+	case errors.As(err, &tr):
+		ps.add(lineAt(data, tr.offset), "%s", tr.Error())
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		ps.add("", "invalid JSON: the file ends in the middle of a value")
+	default:
+		ps.add("", "invalid JSON: %v", err)
+	}
+}
+
+// lineAt returns "line N" for a byte offset into data.
+func lineAt(data []byte, offset int64) string {
+	if offset > int64(len(data)) {
+		offset = int64(len(data))
+	}
+	if offset < 0 {
+		offset = 0
+	}
+	return "line " + strconv.Itoa(1+bytes.Count(data[:offset], []byte("\n")))
+}
+
+var yamlLineRE = regexp.MustCompile(`line (\d+): (.*)`)
+
+// reportYAMLError turns a YAML library error into problems, one per line
+// number it mentions.
+func reportYAMLError(ps *problems, err error) {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	found := false
+	for _, ln := range strings.Split(msg, "\n") {
+		if m := yamlLineRE.FindStringSubmatch(ln); m != nil {
+			detail := m[2]
+			if strings.Contains(detail, "already set in map") {
+				detail = "duplicate key: " + detail
+			}
+			ps.add("line "+m[1], "invalid YAML: %s", detail)
+			found = true
+		}
+	}
+	if !found {
+		ps.add("", "invalid YAML: %s", msg)
+	}
+}
+
+// describe names the type of a tree value for messages.
+func describe(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return "null"
+	case map[string]any:
+		return "a mapping"
+	case []any:
+		return "a list"
+	case string:
+		return "the string " + strconv.Quote(clip(v))
+	case json.Number:
+		return "the number " + clip(v.String())
+	case bool:
+		return strconv.FormatBool(v)
+	default:
+		return "an unsupported value"
+	}
+}
+
+// clipLen bounds how much of a user's value a message repeats.
+const clipLen = 60
+
+func clip(s string) string {
+	if len(s) <= clipLen {
+		return s
+	}
+	return s[:clipLen] + "..."
+}

@@ -1,0 +1,12 @@
+// Package datasets is capplan's input layer: the capplan/v1 input model
+// (Cluster inventories, Demand forecasts and DAG Workloads), its loaders
+// (capplan YAML or JSON, and `kubectl get nodes -o json` node lists), the
+// cross-checks between inputs, the coalescing of nodes into machine types,
+// seeded synthetic generators, and embedded example inputs.
+//
+// Loaders never stop at the first mistake: they return a *ValidationError
+// listing every problem found, each with its file and field path, and they
+// never panic, whatever the input. Quantities are parsed with
+// k8s.io/apimachinery/pkg/api/resource and kept exact (whole thousandths of
+// a base unit); label selectors use Kubernetes selector syntax.
+package datasets

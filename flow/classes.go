@@ -1,0 +1,61 @@
+package flow
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// class is a set of users with identical eligible types and identical
+// demand-to-weight ratio (or all unbounded). In divisible CMMF identical
+// users always share a level, so a class behaves as one user of the
+// combined weight and demand (ALGORITHMS.md §5.6, class compression).
+type class struct {
+	types   []int
+	members []int
+	weight  int64 // Σ w_u
+	demand  int64 // Σ d_u, or Unbounded
+}
+
+// compress groups the users of p into classes, in order of each class's
+// first member. Users with no type or zero demand are left out: they get 0.
+func compress(p *Problem) []class {
+	var classes []class
+	index := map[string]int{}
+	var key strings.Builder
+	for u, user := range p.Users {
+		if len(user.Types) == 0 || user.Demand == 0 {
+			continue
+		}
+		key.Reset()
+		for _, t := range user.Types {
+			key.WriteString(strconv.Itoa(t))
+			key.WriteByte(',')
+		}
+		key.WriteByte('|')
+		if user.Demand != Unbounded {
+			r := NewRat(user.Demand, user.Weight)
+			key.WriteString(r.String())
+		}
+		k := key.String()
+		i, ok := index[k]
+		if !ok {
+			i = len(classes)
+			index[k] = i
+			classes = append(classes, class{types: user.Types, demand: 0})
+			if user.Demand == Unbounded {
+				classes[i].demand = Unbounded
+			}
+		}
+		c := &classes[i]
+		c.members = append(c.members, u)
+		c.weight += user.Weight
+		if c.demand != Unbounded {
+			c.demand += user.Demand
+		}
+	}
+	for i := range classes {
+		classes[i].types = slices.Clip(classes[i].types)
+	}
+	return classes
+}

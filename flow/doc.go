@@ -1,0 +1,9 @@
+// Package flow computes exact constrained max-min fair (CMMF) shares of
+// machines under placement constraints, by integer max-flow.
+//
+// The model and algorithms follow Ghodsi et al., "Choosy: Max-Min Fair
+// Sharing for Datacenter Jobs with Constraints", EuroSys 2013 (§4–5), with
+// the exact flow formulation of the project's ALGORITHMS.md §5: every
+// fairness and tightness decision is taken on integers (levels are rationals
+// p/q and capacities are scaled by q), so no tolerance ever decides a freeze.
+package flow

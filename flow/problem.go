@@ -1,0 +1,59 @@
+package flow
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Unbounded is the Demand of a user without a demand cap.
+const Unbounded int64 = -1
+
+// Problem is a CMMF instance over coalesced machine types: all machines of a
+// type are identical and interchangeable, so only their count matters.
+type Problem struct {
+	// Types holds c_t, the number of machines of each type (> 0).
+	Types []int64
+	// Users are the applications sharing the machines.
+	Users []User
+}
+
+// User is one application of a CMMF instance.
+type User struct {
+	// Weight w_u > 0: the user's entitlement relative to others.
+	Weight int64
+	// Demand d_u caps the machines the user can use; Unbounded for none.
+	Demand int64
+	// Types lists the indices of the machine types the user may run on,
+	// strictly increasing. An empty list gives the user nothing.
+	Types []int
+}
+
+// ErrInvalid is returned (wrapped) for a Problem that violates its contract.
+var ErrInvalid = errors.New("flow: invalid problem")
+
+// Validate checks the Problem's contract: positive counts and weights,
+// demands ≥ 0 or Unbounded, and type lists strictly increasing and in range.
+func (p *Problem) Validate() error {
+	for t, c := range p.Types {
+		if c <= 0 {
+			return fmt.Errorf("%w: type %d has count %d, want > 0", ErrInvalid, t, c)
+		}
+	}
+	for i, u := range p.Users {
+		if u.Weight <= 0 {
+			return fmt.Errorf("%w: user %d has weight %d, want > 0", ErrInvalid, i, u.Weight)
+		}
+		if u.Demand < 0 && u.Demand != Unbounded {
+			return fmt.Errorf("%w: user %d has demand %d", ErrInvalid, i, u.Demand)
+		}
+		for k, t := range u.Types {
+			if t < 0 || t >= len(p.Types) {
+				return fmt.Errorf("%w: user %d names type %d of %d", ErrInvalid, i, t, len(p.Types))
+			}
+			if k > 0 && u.Types[k-1] >= t {
+				return fmt.Errorf("%w: user %d types not strictly increasing", ErrInvalid, i)
+			}
+		}
+	}
+	return nil
+}

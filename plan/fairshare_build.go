@@ -1,0 +1,215 @@
+package plan
+
+import (
+	"fmt"
+	"math/big"
+
+	"github.com/capplan/capplan/datasets"
+	"github.com/capplan/capplan/flow"
+)
+
+// CMMFProblem turns a coalesced instance into a flow.Problem: one type per
+// machine type, one user per application (in the same orders).
+func CMMFProblem(inst *datasets.Instance) *flow.Problem {
+	p := &flow.Problem{
+		Types: make([]int64, len(inst.Types)),
+		Users: make([]flow.User, len(inst.Applications)),
+	}
+	for t, mt := range inst.Types {
+		p.Types[t] = mt.Count
+	}
+	for u, app := range inst.Applications {
+		d := flow.Unbounded
+		if app.MaxMachines > 0 {
+			d = app.MaxMachines
+		}
+		p.Users[u] = flow.User{Weight: app.Weight, Demand: d, Types: app.Types}
+	}
+	return p
+}
+
+// NewFairShare builds the FairShare document for an exact flow result,
+// verifying its certificate (flow.Verify); a result that fails
+// verification is an internal error and is returned as such. With perNode,
+// machines are also assigned to concrete nodes.
+func NewFairShare(h Header, d *datasets.Demand, inst *datasets.Instance, p *flow.Problem, res *flow.Result, method string, perNode bool) (*FairShare, error) {
+	if err := flow.Verify(p, res); err != nil {
+		return nil, fmt.Errorf("internal error: result failed verification: %w", err)
+	}
+	h.APIVersion, h.Kind = APIVersion, KindFairShare
+	doc := &FairShare{
+		Header:    h,
+		Method:    method,
+		Integral:  res.Integral,
+		Resources: inst.Resources,
+	}
+	for _, mt := range inst.Types {
+		capacity := map[string]float64{}
+		for i, r := range inst.Resources {
+			if v := datasets.Base(mt.Capacity[i]); v != 0 {
+				capacity[r] = v
+			}
+		}
+		doc.MachineTypes = append(doc.MachineTypes, MachineType{
+			Name: mt.Name, Count: mt.Count, Capacity: capacity, Labels: mt.Labels, Groups: mt.Groups,
+		})
+	}
+	// Levels are reported per unit of the weights as written: the solver's
+	// integer weights are the written ones times one common factor.
+	scale := new(big.Rat).Quo(big.NewRat(inst.Applications[0].Weight, 1), d.Applications[0].Weight)
+	indep := flow.Independent(p)
+	var total int64
+	for _, c := range p.Types {
+		total += c
+	}
+	allocated := new(big.Rat)
+	minLevel, indepMin := -1.0, -1.0
+	for u, app := range inst.Applications {
+		s := Share{
+			Application:      app.Name,
+			Weight:           ratFloat(d.Applications[u].Weight),
+			Machines:         res.Amount[u].Float64(),
+			MachinesExact:    res.Amount[u].String(),
+			Level:            ratFloat(scaleLevel(res.Level[u], scale)),
+			LevelExact:       scaleLevel(res.Level[u], scale).RatString(),
+			EligibleMachines: app.Machines,
+			Round:            res.Round[u],
+			DemandCapped:     res.Capped[u],
+			ByType:           map[string]float64{},
+			Independent:      indep[u],
+		}
+		if app.MaxMachines > 0 {
+			m := app.MaxMachines
+			s.MaxMachines = &m
+		}
+		if app.Machines > 0 {
+			s.Fraction = s.Machines / float64(app.Machines)
+			if minLevel < 0 || s.Level < minLevel {
+				minLevel = s.Level
+			}
+			il := indep[u] / s.Weight
+			if indepMin < 0 || il < indepMin {
+				indepMin = il
+			}
+		}
+		for k, t := range p.Users[u].Types {
+			if a := res.Alloc[u][k]; a.Num != 0 {
+				s.ByType[inst.Types[t].Name] = a.Float64()
+			}
+		}
+		allocated.Add(allocated, res.Amount[u].Big())
+		doc.Shares = append(doc.Shares, s)
+	}
+	alloc, _ := allocated.Float64()
+	doc.Summary = Summary{
+		Applications:   len(inst.Applications),
+		MachineTypes:   len(inst.Types),
+		Machines:       total,
+		Allocated:      alloc,
+		Idle:           float64(total) - alloc,
+		Rounds:         res.Rounds,
+		MinLevel:       max(minLevel, 0),
+		IndependentMin: max(indepMin, 0),
+	}
+	doc.Certificate = certificate(inst, p, res, scale)
+	if perNode {
+		doc.Nodes = assignNodes(inst, p, res)
+	}
+	return doc, nil
+}
+
+func certificate(inst *datasets.Instance, p *flow.Problem, res *flow.Result, scale *big.Rat) Certificate {
+	c := Certificate{Kind: "tightSets", Verified: true}
+	if res.Integral {
+		c.Kind = "exchange"
+	}
+	for _, pc := range res.Pieces {
+		piece := Piece{
+			Round:        pc.Round,
+			Level:        ratFloat(scaleLevel(pc.Level, scale)),
+			LevelExact:   scaleLevel(pc.Level, scale).RatString(),
+			DemandCapped: pc.Capped,
+		}
+		// Allocated: for a tight piece, everything allocated on its types
+		// (equal to Machines: that is the certificate's claim); for a
+		// demand-capped piece, its users' amounts.
+		alloc := new(big.Rat)
+		for _, u := range pc.Users {
+			piece.Applications = append(piece.Applications, inst.Applications[u].Name)
+			if pc.Capped {
+				alloc.Add(alloc, res.Amount[u].Big())
+			}
+		}
+		inPiece := map[int]bool{}
+		for _, t := range pc.Types {
+			piece.MachineTypes = append(piece.MachineTypes, inst.Types[t].Name)
+			piece.Machines += inst.Types[t].Count
+			inPiece[t] = true
+		}
+		for u := range res.Alloc {
+			for k, t := range p.Users[u].Types {
+				if inPiece[t] {
+					alloc.Add(alloc, res.Alloc[u][k].Big())
+				}
+			}
+		}
+		piece.Allocated, _ = alloc.Float64()
+		c.Pieces = append(c.Pieces, piece)
+	}
+	return c
+}
+
+// assignNodes lays each type's per-application amounts onto its concrete
+// nodes in order (north-west corner rule, exact): a node is shared only
+// where a fractional amount crosses a node boundary, so with whole
+// machines every node has at most one application.
+func assignNodes(inst *datasets.Instance, p *flow.Problem, res *flow.Result) []NodeAssignment {
+	type part struct {
+		user   int
+		amount *big.Rat
+	}
+	perType := make([][]part, len(inst.Types))
+	for u := range p.Users {
+		for k, t := range p.Users[u].Types {
+			if a := res.Alloc[u][k]; a.Num != 0 {
+				perType[t] = append(perType[t], part{u, a.Big()})
+			}
+		}
+	}
+	var out []NodeAssignment
+	one := big.NewRat(1, 1)
+	for t, mt := range inst.Types {
+		parts := perType[t]
+		i := 0
+		for _, node := range mt.Nodes {
+			na := NodeAssignment{Node: node, Type: mt.Name, Users: []NodeShare{}}
+			room := new(big.Rat).Set(one)
+			for room.Sign() > 0 && i < len(parts) {
+				take := parts[i].amount
+				if take.Cmp(room) > 0 {
+					take = room
+				}
+				f, _ := take.Float64()
+				na.Users = append(na.Users, NodeShare{Application: inst.Applications[parts[i].user].Name, Fraction: f})
+				parts[i].amount = new(big.Rat).Sub(parts[i].amount, take)
+				room = new(big.Rat).Sub(room, take)
+				if parts[i].amount.Sign() == 0 {
+					i++
+				}
+			}
+			out = append(out, na)
+		}
+	}
+	return out
+}
+
+func ratFloat(r *big.Rat) float64 {
+	f, _ := r.Float64()
+	return f
+}
+
+// scaleLevel converts a level per integer weight unit into a level per
+// written weight unit.
+func scaleLevel(l flow.Rat, scale *big.Rat) *big.Rat {
+	return new(big.Rat).Mul(l.Big(), scale)
+}

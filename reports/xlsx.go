@@ -1,0 +1,286 @@
+package reports
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/xuri/excelize/v2"
+)
+
+// DefaultWorkbookTime is the creation and modification time recorded in a
+// workbook whose properties give none. Plan documents carry no wall-clock
+// time, and a fixed timestamp keeps identical documents byte-identical as
+// workbooks. It is the zip epoch, the earliest time the container can hold.
+var DefaultWorkbookTime = time.Date(1980, time.January, 1, 0, 0, 0, 0, time.UTC)
+
+// WorkbookProperties are the document properties of a workbook.
+type WorkbookProperties struct {
+	Title       string
+	Subject     string
+	Creator     string // e.g. the plan document's generator
+	Description string
+	// Time is recorded as both created and modified; the zero value means
+	// DefaultWorkbookTime.
+	Time time.Time
+}
+
+// Column width bounds, in Excel character units. Widths come from the
+// longest text in a column plus widthPadding, clamped to this range so that
+// short columns stay clickable and long lists do not swallow the screen.
+const (
+	minColumnWidth = 8
+	maxColumnWidth = 60
+	widthPadding   = 2
+	// numberWidthCap bounds the width a full-precision number asks for:
+	// Excel's General format shows at most about 11 significant characters.
+	numberWidthCap = 12
+)
+
+// Workbook builds an xlsx workbook out of Tables and native charts. Build
+// it with NewWorkbook, add sheets with AddTable and charts with
+// AddBarChart, then Save or Write it. The output is deterministic: the same
+// calls give byte-identical files.
+type Workbook struct {
+	f            *excelize.File
+	sheets       map[string]*sheetInfo
+	headerStyle  int
+	percentStyle int
+}
+
+// sheetInfo remembers a table sheet's layout, so charts can refer to its
+// columns by header name.
+type sheetInfo struct {
+	header []string
+	rows   int
+}
+
+// NewWorkbook starts an empty workbook with the given properties.
+func NewWorkbook(props WorkbookProperties) (*Workbook, error) {
+	f := excelize.NewFile()
+	ts := props.Time
+	if ts.IsZero() {
+		ts = DefaultWorkbookTime
+	}
+	stamp := ts.UTC().Format(time.RFC3339)
+	if err := f.SetDocProps(&excelize.DocProperties{
+		Title:          props.Title,
+		Subject:        props.Subject,
+		Creator:        props.Creator,
+		LastModifiedBy: props.Creator,
+		Description:    props.Description,
+		Created:        stamp,
+		Modified:       stamp,
+	}); err != nil {
+		return nil, fmt.Errorf("reports: workbook properties: %w", err)
+	}
+	header, err := f.NewStyle(&excelize.Style{
+		Font:   &excelize.Font{Bold: true},
+		Fill:   excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"#D9E1F2"}},
+		Border: []excelize.Border{{Type: "bottom", Color: "#8EA9DB", Style: 1}},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("reports: workbook styles: %w", err)
+	}
+	// Built-in number format 10 is "0.00%".
+	pct, err := f.NewStyle(&excelize.Style{NumFmt: 10})
+	if err != nil {
+		return nil, fmt.Errorf("reports: workbook styles: %w", err)
+	}
+	return &Workbook{f: f, sheets: map[string]*sheetInfo{}, headerStyle: header, percentStyle: pct}, nil
+}
+
+// Excel gives access to the underlying excelize file, for features the
+// builder does not wrap.
+func (wb *Workbook) Excel() *excelize.File { return wb.f }
+
+// Sheets lists the sheets added so far, in workbook order.
+func (wb *Workbook) Sheets() []string {
+	if len(wb.sheets) == 0 {
+		return nil // only excelize's placeholder sheet exists
+	}
+	return wb.f.GetSheetList()
+}
+
+// AddTable adds a sheet holding the table: a bold header row, frozen so it
+// stays in view, with an autofilter over the table, then one row per table
+// row with typed cells (see Table): numbers as numbers at full precision,
+// Percent values as numbers in a percent format, booleans as booleans,
+// missing values as empty cells. Column widths follow the content. The
+// table's title is not written (the sheet name labels it). The first sheet
+// added becomes the active one.
+func (wb *Workbook) AddTable(sheet string, t Table) error {
+	if err := t.check(); err != nil {
+		return err
+	}
+	if len(t.Header) == 0 {
+		return fmt.Errorf("reports: sheet %q: table has no columns", sheet)
+	}
+	if err := wb.newSheet(sheet); err != nil {
+		return err
+	}
+	f := wb.f
+	for j, h := range t.Header {
+		if err := f.SetCellStr(sheet, cellName(j, 0), h); err != nil {
+			return fmt.Errorf("reports: sheet %q: %w", sheet, err)
+		}
+	}
+	last := cellName(len(t.Header)-1, 0)
+	if err := f.SetCellStyle(sheet, "A1", last, wb.headerStyle); err != nil {
+		return fmt.Errorf("reports: sheet %q: %w", sheet, err)
+	}
+	widths := make([]int, len(t.Header))
+	for j, h := range t.Header {
+		widths[j] = utf8.RuneCountInString(h)
+	}
+	for i := range t.Rows {
+		for j := range t.Header {
+			ref := cellName(j, i+1)
+			v := t.value(i, j)
+			if err := wb.setCell(sheet, ref, v); err != nil {
+				return fmt.Errorf("reports: sheet %q: cell %s: %w", sheet, ref, err)
+			}
+			widths[j] = max(widths[j], displayWidth(t.Rows[i][j], v))
+		}
+	}
+	for j, w := range widths {
+		col, _ := excelize.ColumnNumberToName(j + 1)
+		width := float64(min(max(w+widthPadding, minColumnWidth), maxColumnWidth))
+		if err := f.SetColWidth(sheet, col, col, width); err != nil {
+			return fmt.Errorf("reports: sheet %q: %w", sheet, err)
+		}
+	}
+	if err := f.SetPanes(sheet, &excelize.Panes{
+		Freeze:      true,
+		YSplit:      1,
+		TopLeftCell: "A2",
+		ActivePane:  "bottomLeft",
+		Selection:   []excelize.Selection{{SQRef: "A2", ActiveCell: "A2", Pane: "bottomLeft"}},
+	}); err != nil {
+		return fmt.Errorf("reports: sheet %q: %w", sheet, err)
+	}
+	filter := "A1:" + cellName(len(t.Header)-1, max(len(t.Rows), 1))
+	if err := f.AutoFilter(sheet, filter, nil); err != nil {
+		return fmt.Errorf("reports: sheet %q: %w", sheet, err)
+	}
+	wb.sheets[sheet] = &sheetInfo{header: slices.Clone(t.Header), rows: len(t.Rows)}
+	return nil
+}
+
+// newSheet creates a sheet; the first one replaces excelize's default sheet.
+func (wb *Workbook) newSheet(sheet string) error {
+	// Excel compares sheet names without regard to case.
+	for name := range wb.sheets {
+		if strings.EqualFold(name, sheet) {
+			return fmt.Errorf("reports: sheet %q already exists", sheet)
+		}
+	}
+	if len(wb.sheets) == 0 {
+		first := wb.f.GetSheetList()[0]
+		if err := wb.f.SetSheetName(first, sheet); err != nil {
+			return fmt.Errorf("reports: sheet %q: %w", sheet, err)
+		}
+		return nil
+	}
+	if _, err := wb.f.NewSheet(sheet); err != nil {
+		return fmt.Errorf("reports: sheet %q: %w", sheet, err)
+	}
+	return nil
+}
+
+// setCell writes one typed value.
+func (wb *Workbook) setCell(sheet, ref string, v any) error {
+	switch x := v.(type) {
+	case nil:
+		return nil // an absent value is an empty cell
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return wb.f.SetCellStr(sheet, ref, FormatFloat(x))
+		}
+		return wb.f.SetCellFloat(sheet, ref, x, -1, 64)
+	case Percent:
+		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+			return wb.f.SetCellStr(sheet, ref, FormatFloat(float64(x)))
+		}
+		if err := wb.f.SetCellFloat(sheet, ref, float64(x), -1, 64); err != nil {
+			return err
+		}
+		return wb.f.SetCellStyle(sheet, ref, ref, wb.percentStyle)
+	case string:
+		return wb.f.SetCellStr(sheet, ref, x)
+	default:
+		return wb.f.SetCellValue(sheet, ref, x)
+	}
+}
+
+// displayWidth estimates the characters a cell needs on screen.
+func displayWidth(text string, v any) int {
+	n := utf8.RuneCountInString(text)
+	switch x := v.(type) {
+	case float64:
+		n = max(n, min(len(FormatFloat(x)), numberWidthCap))
+	case Percent:
+		n = max(n, len(FormatPercent(float64(x))))
+	}
+	return n
+}
+
+// cellName is the A1 reference of zero-based column j and row i.
+func cellName(j, i int) string {
+	ref, err := excelize.CoordinatesToCellName(j+1, i+1)
+	if err != nil {
+		// Only reachable beyond Excel's 16384 columns or 1048576 rows.
+		panic(fmt.Sprintf("reports: cell (%d, %d): %v", j, i, err))
+	}
+	return ref
+}
+
+// Write writes the workbook in xlsx format.
+func (wb *Workbook) Write(w io.Writer) error {
+	if len(wb.sheets) == 0 {
+		return errors.New("reports: workbook has no sheets")
+	}
+	wb.sortContentTypes()
+	if _, err := wb.f.WriteTo(w); err != nil {
+		return fmt.Errorf("reports: write workbook: %w", err)
+	}
+	return nil
+}
+
+// sortContentTypes puts the default content types of the package in a
+// fixed order. excelize adds the image types (when a chart or picture is
+// added) by ranging over a map, so without this their order, and the
+// file's bytes, would vary from run to run.
+func (wb *Workbook) sortContentTypes() {
+	ct := wb.f.ContentTypes
+	if ct == nil {
+		return
+	}
+	rank := func(ext string) int {
+		switch ext {
+		case "rels":
+			return 0
+		case "xml":
+			return 1
+		}
+		return 2
+	}
+	d := ct.Defaults
+	sort.SliceStable(d, func(i, j int) bool {
+		if ri, rj := rank(d[i].Extension), rank(d[j].Extension); ri != rj {
+			return ri < rj
+		}
+		return d[i].Extension < d[j].Extension
+	})
+}
+
+// Save writes the workbook to path atomically (see WriteFileAtomic).
+func (wb *Workbook) Save(path string) error {
+	return WriteFileAtomic(path, wb.Write)
+}
