@@ -15,9 +15,10 @@ import (
 
 // decodeTree parses a YAML or JSON document into a generic tree of
 // map[string]any, []any, string, json.Number, bool and nil. Numbers keep
-// their literal text (YAML numbers pass through float64 first, so a YAML
-// decimal keeps about 16 significant digits). Syntax errors, duplicate keys
-// and empty documents are reported; ok is false when there is no tree.
+// their literal text (YAML numbers pass through float64 on the way; see
+// parseRat for how both are read). Syntax errors, duplicate keys, several
+// documents and empty documents are reported; ok is false when there is no
+// tree.
 func decodeTree(ps *problems, data []byte) (tree any, ok bool) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // UTF-8 byte-order mark
 	trimmed := bytes.TrimSpace(data)
@@ -25,21 +26,22 @@ func decodeTree(ps *problems, data []byte) (tree any, ok bool) {
 		ps.add("", "file is empty")
 		return nil, false
 	}
+	var js []byte
+	var err error
 	if trimmed[0] == '{' || trimmed[0] == '[' {
-		// JSON first: it keeps numbers exact and accepts tab indentation,
-		// which YAML forbids. Flow-style YAML that is not JSON falls through.
+		// JSON first: it keeps number literals as written and accepts tab
+		// indentation, which YAML forbids. Flow-style YAML that is not
+		// JSON is read as YAML.
 		tree, jerr := decodeJSON(data)
 		if jerr == nil {
 			return checkRoot(ps, tree)
 		}
 		var trailing errTrailing
-		if _, yerr := yaml.YAMLToJSONStrict(data); yerr != nil || errors.As(jerr, &trailing) {
+		if js, err = yaml.YAMLToJSONStrict(data); err != nil || errors.As(jerr, &trailing) {
 			reportJSONError(ps, data, jerr)
 			return nil, false
 		}
-	}
-	js, err := yaml.YAMLToJSONStrict(data)
-	if err != nil {
+	} else if js, err = yaml.YAMLToJSONStrict(data); err != nil {
 		reportYAMLError(ps, err)
 		return nil, false
 	}

@@ -48,8 +48,8 @@ func TestParseDemandRejects(t *testing.T) {
 		{"request shape zero", demandHead + "- {name: a, requests: [{shape: {cpu: 0}, count: 3}]}\n", []wantProblem{{"applications[0].requests[0].shape.cpu", "must be > 0"}}},
 		{"request count and duration", demandHead + "- {name: a, requests: [{shape: {cpu: 1}, count: 0, duration: 0}]}\n",
 			[]wantProblem{{"applications[0].requests[0].count", "must be at least 1, got 0"}, {"applications[0].requests[0].duration", "must be > 0 seconds, got 0"}}},
-		{"request unknown field", demandHead + "- {name: a, requests: [{shape: {cpu: 1}, count: 1, cnt: 2}]}\n",
-			[]wantProblem{{"applications[0].requests[0].cnt", `did you mean "count"?`}}},
+		{"request unknown field", demandHead + "- {name: a, requests: [{shape: {cpu: 1}, count: 1, cout: 2}]}\n",
+			[]wantProblem{{"applications[0].requests[0].cout", `did you mean "count"?`}}},
 		{"unknown application field", demandHead + "- {name: a, weigth: 2}\n", []wantProblem{{"applications[0].weigth", `did you mean "weight"?`}}},
 		{"every problem of a file", demandHead + `- {name: web, weight: 0, selector: "zone in (a"}
 - {name: web, maxMachines: -1, sharing: {bound: 1, alone: true}}

@@ -97,7 +97,11 @@ func readKubeNode(ps *problems, path string, v any, rackLabel string) (NodeGroup
 			key = "capacity"
 		}
 		if m, ok := status.mapping(key, false); ok {
+			before := len(ps.list)
 			capacity = kubeCapacity(ps, status.at(key), m)
+			if len(capacity) == 0 && len(ps.list) == before {
+				ps.add(status.at(key), "gives no capacity (pods, ephemeral-storage, hugepages-* and zero amounts are left out)")
+			}
 		} else if !status.has(key) {
 			ps.add(status.path, "has neither allocatable nor capacity")
 		}

@@ -123,6 +123,8 @@ func TestParseKubectlRejects(t *testing.T) {
 			[]wantProblem{{"items[0].metadata", "missing required field"}, {"items[0].status", "missing required field"}}},
 		{"status without capacity", head + `{"metadata": {"name": "n"}, "status": {"phase": "Running"}}]}`,
 			[]wantProblem{{"items[0].status", "has neither allocatable nor capacity"}}},
+		{"nothing allocatable", head + node("n1", `{"cpu": "0", "pods": "110"}`) + `]}`,
+			[]wantProblem{{"items[0].status.allocatable", "gives no capacity"}}},
 		{"duplicate node names", head + node("n1", `{"cpu": "1"}`) + "," + node("n1", `{"cpu": "2"}`) + `]}`,
 			[]wantProblem{{"items[1].metadata.name", `duplicate node name "n1" (also items[0])`}}},
 		{"bad quantities", head + node("n1", `{"cpu": "-1", "memory": "lots", "pods": "many"}`) + `]}`,

@@ -83,16 +83,18 @@ func Coalesce(c *Cluster, d *Demand) (*Instance, error) {
 	}
 	byKey := map[string]int{}
 	names := map[string]bool{}
-	typeProfile := []int{} // profile whose labels a type's Labels last met
+	var typeRep []int // a profile of each type, for its eligibility
 	for g := range c.Groups {
 		grp := &c.Groups[g]
 		for i := 0; i < grp.Count; i++ {
 			p := m.profileOf(g, i)
 			t := profType[p]
-			if t < 0 {
+			if t < 0 { // the first node of profile p: find or make its type
 				key := m.typeKey(p)
 				var ok bool
-				if t, ok = byKey[key]; !ok {
+				if t, ok = byKey[key]; ok {
+					inst.Types[t].Labels = commonLabels(inst.Types[t].Labels, m.profiles[p].labels)
+				} else {
 					t = len(inst.Types)
 					byKey[key] = t
 					inst.Types = append(inst.Types, MachineType{
@@ -100,15 +102,11 @@ func Coalesce(c *Cluster, d *Demand) (*Instance, error) {
 						Capacity: grp.Capacity,
 						Labels:   maps.Clone(m.profiles[p].labels),
 					})
-					typeProfile = append(typeProfile, p)
+					typeRep = append(typeRep, p)
 				}
 				profType[p] = t
 			}
 			mt := &inst.Types[t]
-			if typeProfile[t] != p {
-				mt.Labels = commonLabels(mt.Labels, m.profiles[p].labels)
-				typeProfile[t] = p
-			}
 			if n := len(mt.Groups); n == 0 || mt.Groups[n-1] != grp.Name {
 				mt.Groups = append(mt.Groups, grp.Name)
 			}
@@ -120,7 +118,7 @@ func Coalesce(c *Cluster, d *Demand) (*Instance, error) {
 	for a := range d.Applications {
 		e := Eligibility{Name: d.Applications[a].Name, Weight: weights[a], MaxMachines: d.Applications[a].MaxMachines}
 		for t := range inst.Types {
-			if m.isEligible(typeProfile[t], a) {
+			if m.isEligible(typeRep[t], a) {
 				e.Types = append(e.Types, t)
 				e.Machines += inst.Types[t].Count
 			}

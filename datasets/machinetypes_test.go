@@ -17,7 +17,7 @@ import (
 func TestCoalescePaperExamples(t *testing.T) {
 	cases := []struct {
 		fixture string
-		sets    [][]int   // the paper's constraint set of each user (machine numbers)
+		sets    [][]int    // the paper's constraint set of each user (machine numbers)
 		types   [][]string // expected types: the groups of their nodes
 	}{
 		// Figure 1: c1={m1,m4}, c2={m3,m4}, c3={m2,m3,m4,m6,m7}, c4={m5..m10}.

@@ -8,6 +8,11 @@ import (
 	"strings"
 )
 
+// maxIntegerDigits bounds the length of an integer literal, so that exact
+// parsing stays cheap on hostile input; every integer the model holds fits
+// in an int64 (19 digits).
+const maxIntegerDigits = 40
+
 // parseRat returns the value of a number literal (the decoder has checked
 // its JSON syntax) as a big.Rat. Integer literals are exact at any size. A
 // literal with a fraction or an exponent is read as the shortest decimal
@@ -17,6 +22,9 @@ import (
 func parseRat(n json.Number) (*big.Rat, bool) {
 	s := n.String()
 	if !strings.ContainsAny(s, ".eE") {
+		if len(s) > maxIntegerDigits {
+			return nil, false
+		}
 		return new(big.Rat).SetString(s)
 	}
 	f, err := strconv.ParseFloat(s, 64)

@@ -2,7 +2,9 @@ package datasets
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -116,6 +118,10 @@ func parseQuantity(ps *problems, path string, v any, want sign) (resource.Quanti
 		ps.add(path, "must be a quantity such as 64Gi, 500m or 8, got %s", describe(v))
 		return resource.Quantity{}, false
 	}
+	if reason := quantityTextProblem(text); reason != "" {
+		ps.add(path, "quantity %q %s", clip(text), reason)
+		return resource.Quantity{}, false
+	}
 	q, err := resource.ParseQuantity(text)
 	if err != nil {
 		ps.add(path, "invalid quantity %q: use Kubernetes notation such as 64Gi, 500m or 8", clip(text))
@@ -138,6 +144,30 @@ func parseQuantity(ps *problems, path string, v any, want sign) (resource.Quanti
 		return resource.Quantity{}, false
 	}
 	return q, true
+}
+
+// Bounds on the text of a quantity, checked before resource.ParseQuantity:
+// its cost grows steeply with the length and the exponent of the text (a
+// 100-kB mantissa takes seconds, 1e-9999999 a second), and real quantities
+// ("31068720Ki", "7910m", "1.5e3") are far inside both.
+const (
+	maxQuantityLen      = 40
+	maxQuantityExponent = 30 // 1e19 base units already overflow milli-units
+)
+
+var quantityExponentRE = regexp.MustCompile(`[eE]([+-]?[0-9]+)$`)
+
+// quantityTextProblem returns why text is refused before parsing, or "".
+func quantityTextProblem(text string) string {
+	if len(text) > maxQuantityLen {
+		return fmt.Sprintf("is too long (at most %d characters)", maxQuantityLen)
+	}
+	if m := quantityExponentRE.FindStringSubmatch(text); m != nil {
+		if e, err := strconv.Atoi(m[1]); err != nil || e > maxQuantityExponent || e < -maxQuantityExponent {
+			return fmt.Sprintf("has an exponent outside ±%d", maxQuantityExponent)
+		}
+	}
+	return ""
 }
 
 // quantityMap parses a mapping of resource name → quantity at path.

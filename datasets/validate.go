@@ -95,7 +95,11 @@ func readKind(ps *problems, root any, want string) string {
 	case kindV != any(kind):
 		ps.add("kind", "must be a string, got %s", describe(kindV))
 	case want != "" && kind != want:
-		ps.add("kind", "got %q, want %q", clip(kind), want)
+		hint := ""
+		if kind == "Node" && want == KindCluster {
+			hint = " (or a List of Nodes: kubectl get nodes -o json)"
+		}
+		ps.add("kind", "got %q, want %q%s", clip(kind), want, hint)
 		return ""
 	case want == "" && kind != KindCluster && kind != KindDemand && kind != KindWorkload:
 		ps.add("kind", "unknown kind %q; want %s (or a kubectl node List)", clip(kind), wantText)

@@ -6,19 +6,30 @@ import "math"
 const Inf int64 = math.MaxInt64 / 4
 
 // Graph is a directed network with int64 capacities and an int64 flow on
-// every arc, solved by Dinic's blocking-flow algorithm (Dinic 1970; see
-// Ahuja, Magnanti & Orlin, Network Flows, §7.4). Arcs come in pairs: arc a
-// and its residual twin a^1. MaxFlow augments the current flow, so changing
-// capacities between calls and solving again warm-starts from the previous
-// flow, as the CMMF rounds need: their capacities only grow.
+// every arc, solved by Dinic's blocking-flow algorithm (Dinic 1970; Ahuja,
+// Magnanti & Orlin, Network Flows, §7.4). MaxFlow augments the current
+// flow, so changing capacities between calls and solving again warm-starts
+// from the previous flow, as the CMMF rounds need: their capacities only
+// grow.
 //
-// A MaxFlow call costs O(V²E) in general and O(E√V) on unit networks.
+// Arcs are added first; the first query lays them out in compressed sparse
+// row order (each node's arcs contiguous, with explicit residual twins),
+// which keeps the breadth-first and depth-first scans cache-friendly. Arc
+// ids returned by AddArc stay valid. A MaxFlow call costs O(V²E) in
+// general.
 type Graph struct {
-	head []int32 // first arc out of each node, -1 if none
-	next []int32 // next arc out of the same tail
-	to   []int32
-	cap  []int64
-	flow []int64
+	n int
+	// arcs as added, until built
+	tail, head []int32
+	capIn      []int64
+
+	built bool
+	start []int32 // arcs of node v are start[v] ≤ i < start[v+1]
+	to    []int32
+	rev   []int32 // residual twin of each arc
+	cap   []int64
+	flow  []int64
+	pos   []int32 // arc id (2k: forward, 2k+1: its twin) → index
 
 	// scratch for Dinic
 	level []int32
@@ -27,47 +38,80 @@ type Graph struct {
 }
 
 // NewGraph returns an empty network on n nodes.
-func NewGraph(n int) *Graph {
-	g := &Graph{head: make([]int32, n)}
-	for i := range g.head {
-		g.head[i] = -1
-	}
-	return g
-}
+func NewGraph(n int) *Graph { return &Graph{n: n} }
 
 // Nodes returns the number of nodes.
-func (g *Graph) Nodes() int { return len(g.head) }
+func (g *Graph) Nodes() int { return g.n }
 
-// AddArc adds an arc u→v with capacity c ≥ 0 and returns its index.
+// AddArc adds an arc u→v with capacity c ≥ 0 and returns its id. Arcs
+// must all be added before the first query or MaxFlow.
 func (g *Graph) AddArc(u, v int, c int64) int {
-	a := len(g.to)
-	g.to = append(g.to, int32(v), int32(u))
-	g.cap = append(g.cap, c, 0)
-	g.flow = append(g.flow, 0, 0)
-	g.next = append(g.next, g.head[u], g.head[v])
-	g.head[u] = int32(a)
-	g.head[v] = int32(a + 1)
+	if g.built {
+		panic("flow: AddArc after the graph was built")
+	}
+	a := len(g.tail)
+	g.tail = append(g.tail, int32(u), int32(v))
+	g.head = append(g.head, int32(v), int32(u))
+	g.capIn = append(g.capIn, c, 0)
 	return a
+}
+
+// build lays the arcs out in CSR order.
+func (g *Graph) build() {
+	if g.built {
+		return
+	}
+	g.built = true
+	m := len(g.tail)
+	g.start = make([]int32, g.n+1)
+	for _, u := range g.tail {
+		g.start[u+1]++
+	}
+	for v := 0; v < g.n; v++ {
+		g.start[v+1] += g.start[v]
+	}
+	next := append([]int32(nil), g.start[:g.n]...)
+	g.pos = make([]int32, m)
+	g.to = make([]int32, m)
+	g.cap = make([]int64, m)
+	g.flow = make([]int64, m)
+	g.rev = make([]int32, m)
+	for a := 0; a < m; a++ {
+		u := g.tail[a]
+		i := next[u]
+		next[u]++
+		g.pos[a] = i
+		g.to[i] = g.head[a]
+		g.cap[i] = g.capIn[a]
+	}
+	for a := 0; a < m; a++ {
+		g.rev[g.pos[a]] = g.pos[a^1]
+	}
+	g.tail, g.head, g.capIn = nil, nil, nil
 }
 
 // SetCap sets the capacity of arc a. Lowering it below the arc's current
 // flow leaves an infeasible flow; callers reset or restore first.
-func (g *Graph) SetCap(a int, c int64) { g.cap[a] = c }
+func (g *Graph) SetCap(a int, c int64) {
+	g.build()
+	g.cap[g.pos[a]] = c
+}
 
 // Cap returns the capacity of arc a.
-func (g *Graph) Cap(a int) int64 { return g.cap[a] }
+func (g *Graph) Cap(a int) int64 {
+	g.build()
+	return g.cap[g.pos[a]]
+}
 
 // Flow returns the flow on arc a.
-func (g *Graph) Flow(a int) int64 { return g.flow[a] }
-
-// Head returns the node arc a points to.
-func (g *Graph) Head(a int) int { return int(g.to[a]) }
-
-// Tail returns the node arc a leaves.
-func (g *Graph) Tail(a int) int { return int(g.to[a^1]) }
+func (g *Graph) Flow(a int) int64 {
+	g.build()
+	return g.flow[g.pos[a]]
+}
 
 // ResetFlow sets every arc's flow to zero.
 func (g *Graph) ResetFlow() {
+	g.build()
 	clear(g.flow)
 }
 
@@ -75,36 +119,25 @@ func (g *Graph) ResetFlow() {
 // returns it; RestoreFlow puts it back. Together they undo a tentative
 // augmentation.
 func (g *Graph) SaveFlow(buf []int64) []int64 {
-	buf = append(buf[:0], g.flow...)
-	return buf
+	g.build()
+	return append(buf[:0], g.flow...)
 }
 
 // RestoreFlow restores a flow saved by SaveFlow.
 func (g *Graph) RestoreFlow(buf []int64) { copy(g.flow, buf) }
 
-// residual returns the residual capacity of arc a.
-func (g *Graph) residual(a int32) int64 { return g.cap[a] - g.flow[a] }
-
-// push moves d units along arc a.
-func (g *Graph) push(a int32, d int64) {
-	g.flow[a] += d
-	g.flow[a^1] -= d
-}
-
 // MaxFlow augments the current flow from s to t until it is maximum and
 // returns the amount added.
 func (g *Graph) MaxFlow(s, t int) int64 {
-	n := len(g.head)
-	if cap(g.level) < n {
-		g.level = make([]int32, n)
-		g.iter = make([]int32, n)
-		g.queue = make([]int32, 0, n)
+	g.build()
+	if len(g.level) < g.n {
+		g.level = make([]int32, g.n)
+		g.iter = make([]int32, g.n)
+		g.queue = make([]int32, 0, g.n)
 	}
-	g.level = g.level[:n]
-	g.iter = g.iter[:n]
 	var total int64
 	for g.bfs(s, t) {
-		copy(g.iter, g.head)
+		copy(g.iter, g.start[:g.n])
 		for {
 			d := g.dfs(int32(s), int32(t), Inf)
 			if d == 0 {
@@ -116,26 +149,31 @@ func (g *Graph) MaxFlow(s, t int) int64 {
 	return total
 }
 
-// bfs builds the level graph; it reports whether t is reachable.
+// bfs builds the level graph; it reports whether t is reachable. Nodes at
+// or beyond t's level are not expanded: no shortest path uses them.
 func (g *Graph) bfs(s, t int) bool {
-	for i := range g.level {
-		g.level[i] = -1
+	level := g.level[:g.n]
+	for i := range level {
+		level[i] = -1
 	}
 	q := g.queue[:0]
-	g.level[s] = 0
+	level[s] = 0
 	q = append(q, int32(s))
 	for i := 0; i < len(q); i++ {
 		u := q[i]
-		for a := g.head[u]; a >= 0; a = g.next[a] {
+		if level[t] >= 0 && level[u] >= level[t] {
+			break
+		}
+		for a := g.start[u]; a < g.start[u+1]; a++ {
 			v := g.to[a]
-			if g.level[v] < 0 && g.residual(a) > 0 {
-				g.level[v] = g.level[u] + 1
+			if level[v] < 0 && g.cap[a] > g.flow[a] {
+				level[v] = level[u] + 1
 				q = append(q, v)
 			}
 		}
 	}
 	g.queue = q
-	return g.level[t] >= 0
+	return level[t] >= 0
 }
 
 // dfs finds one blocking-flow path of at most f units from u to t.
@@ -143,16 +181,17 @@ func (g *Graph) dfs(u, t int32, f int64) int64 {
 	if u == t {
 		return f
 	}
-	for ; g.iter[u] >= 0; g.iter[u] = g.next[g.iter[u]] {
+	end := g.start[u+1]
+	for ; g.iter[u] < end; g.iter[u]++ {
 		a := g.iter[u]
 		v := g.to[a]
-		r := g.residual(a)
+		r := g.cap[a] - g.flow[a]
 		if r <= 0 || g.level[v] != g.level[u]+1 {
 			continue
 		}
-		d := g.dfs(v, t, min(f, r))
-		if d > 0 {
-			g.push(a, d)
+		if d := g.dfs(v, t, min(f, r)); d > 0 {
+			g.flow[a] += d
+			g.flow[g.rev[a]] -= d
 			return d
 		}
 	}
@@ -162,15 +201,15 @@ func (g *Graph) dfs(u, t int32, f int64) int64 {
 // ReachableFrom marks the nodes reachable from s in the residual network:
 // after MaxFlow(s, t), the source side of a minimum cut.
 func (g *Graph) ReachableFrom(s int, mark []bool) []bool {
-	mark = resetMarks(mark, len(g.head))
+	g.build()
+	mark = resetMarks(mark, g.n)
 	q := g.queue[:0]
 	mark[s] = true
 	q = append(q, int32(s))
 	for i := 0; i < len(q); i++ {
 		u := q[i]
-		for a := g.head[u]; a >= 0; a = g.next[a] {
-			v := g.to[a]
-			if !mark[v] && g.residual(a) > 0 {
+		for a := g.start[u]; a < g.start[u+1]; a++ {
+			if v := g.to[a]; !mark[v] && g.cap[a] > g.flow[a] {
 				mark[v] = true
 				q = append(q, v)
 			}
@@ -184,16 +223,17 @@ func (g *Graph) ReachableFrom(s int, mark []bool) []bool {
 // reverse search from t). After a maximum flow, a user node left unmarked
 // can never receive more: it is blocked.
 func (g *Graph) CanReach(t int, mark []bool) []bool {
-	mark = resetMarks(mark, len(g.head))
+	g.build()
+	mark = resetMarks(mark, g.n)
 	q := g.queue[:0]
 	mark[t] = true
 	q = append(q, int32(t))
 	for i := 0; i < len(q); i++ {
 		v := q[i]
-		// arc a^1 is u→v when a leaves v; u→v is residual iff cap-flow>0.
-		for a := g.head[v]; a >= 0; a = g.next[a] {
-			u := g.to[a]
-			if !mark[u] && g.residual(a^1) > 0 {
+		// For each arc v→u, its twin u→v is residual iff cap > flow.
+		for a := g.start[v]; a < g.start[v+1]; a++ {
+			u, b := g.to[a], g.rev[a]
+			if !mark[u] && g.cap[b] > g.flow[b] {
 				mark[u] = true
 				q = append(q, u)
 			}

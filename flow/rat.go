@@ -34,6 +34,10 @@ func (r Rat) Float64() float64 {
 	if r.Den == 1 {
 		return float64(r.Num)
 	}
+	if r.Num < 1<<53 && r.Den < 1<<53 {
+		// Both exact in float64, and IEEE division rounds correctly.
+		return float64(r.Num) / float64(r.Den)
+	}
 	f, _ := new(big.Rat).SetFrac64(r.Num, r.Den).Float64()
 	return f
 }
@@ -113,4 +117,22 @@ func gcd(a, b int64) int64 {
 		return 1
 	}
 	return a
+}
+
+// addRat returns a+b in lowest terms, or false on int64 overflow.
+func addRat(a, b Rat) (Rat, bool) {
+	if a.Num == 0 {
+		return b, true
+	}
+	if b.Num == 0 {
+		return a, true
+	}
+	g := gcd(a.Den, b.Den)
+	den, ok1 := mul(a.Den/g, b.Den)
+	x, ok2 := mul(a.Num, b.Den/g)
+	y, ok3 := mul(b.Num, a.Den/g)
+	if !ok1 || !ok2 || !ok3 || x > 1<<62 || y > 1<<62 {
+		return Rat{}, false
+	}
+	return NewRat(x+y, den), true
 }

@@ -45,58 +45,58 @@ func (e *CertificateError) Error() string {
 // round. Verify costs O(T² + Σ|N(u)|·T/64) for T types.
 func Verify(p *Problem, r *Result) error {
 	nT := len(p.Types)
-	used := make([]*big.Rat, nT)
-	for t := range used {
-		used[t] = new(big.Rat)
-	}
-	level := make([]*big.Rat, len(p.Users))
-	one := big.NewRat(1, 1)
+	used := make([]acc, nT)
 	for u, user := range p.Users {
 		if len(r.Alloc[u]) != len(user.Types) {
 			return &CertificateError{u, "allocation does not match its type list"}
 		}
-		sum := new(big.Rat)
+		var sum acc
 		for k, t := range user.Types {
-			a := r.Alloc[u][k].Big()
-			if a.Sign() < 0 {
+			a := r.Alloc[u][k]
+			if a.Num < 0 || a.Den <= 0 {
 				return &CertificateError{u, "negative allocation"}
 			}
-			if r.Integral && !a.IsInt() {
+			if r.Integral && a.Den != 1 {
 				return &CertificateError{u, "fractional allocation in an integral result"}
 			}
-			sum.Add(sum, a)
-			used[t].Add(used[t], a)
+			sum.add(a)
+			used[t].add(a)
 		}
-		if sum.Cmp(r.Amount[u].Big()) != 0 {
-			return &CertificateError{u, fmt.Sprintf("allocations sum to %s, amount is %s", sum.RatString(), r.Amount[u])}
+		if sum.cmp(r.Amount[u]) != 0 {
+			return &CertificateError{u, fmt.Sprintf("allocations sum to %s, amount is %s", sum.value().RatString(), r.Amount[u])}
 		}
-		if user.Demand != Unbounded && sum.Cmp(big.NewRat(user.Demand, 1)) > 0 {
+		if user.Demand != Unbounded && sum.cmp(Int(user.Demand)) > 0 {
 			return &CertificateError{u, "allocation exceeds demand"}
 		}
-		level[u] = new(big.Rat).Quo(sum, big.NewRat(user.Weight, 1))
-		if level[u].Cmp(r.Level[u].Big()) != 0 {
+		lv := new(big.Rat).Quo(sum.value(), big.NewRat(user.Weight, 1))
+		if lv.Cmp(r.Level[u].Big()) != 0 {
 			return &CertificateError{u, "level is not amount/weight"}
 		}
 	}
 	spare := make([]bool, nT)
 	for t, c := range p.Types {
-		cmp := used[t].Cmp(big.NewRat(c, 1))
+		cmp := used[t].cmp(Int(c))
 		if cmp > 0 {
-			return &CertificateError{-1, fmt.Sprintf("type %d over-allocated: %s of %d", t, used[t].RatString(), c)}
+			return &CertificateError{-1, fmt.Sprintf("type %d over-allocated: %s of %d", t, used[t].value().RatString(), c)}
 		}
 		spare[t] = cmp < 0
 	}
 
 	// Donor quality: divisible — level(v); integral — ((x_v−1)/w_v, w_v).
-	keys := make([]*big.Rat, len(p.Users))
+	// From here on levels are r.Level, just checked to equal Amount/Weight
+	// exactly, so comparisons run on int64 rationals.
+	level := r.Level
+	keys := make([]Rat, len(p.Users))
 	for v := range keys {
 		keys[v] = level[v]
 		if r.Integral {
-			x := r.Amount[v].Big()
-			keys[v] = new(big.Rat).Quo(new(big.Rat).Sub(x, one), big.NewRat(p.Users[v].Weight, 1))
+			keys[v] = Int(0) // holds nothing: never a donor
+			if x := r.Amount[v].Num; x > 0 {
+				keys[v] = NewRat(x-1, p.Users[v].Weight)
+			}
 		}
 	}
-	donorKey := func(v int) *big.Rat { return keys[v] }
+	donorKey := func(v int) Rat { return keys[v] }
 	better := func(v, w int) bool { // v is a better donor than w
 		c := donorKey(v).Cmp(donorKey(w))
 		return c > 0 || (c == 0 && r.Integral && p.Users[v].Weight > p.Users[w].Weight)
@@ -175,7 +175,7 @@ func Verify(p *Problem, r *Result) error {
 
 // improves reports whether moving one unit from a donor with key dk and
 // weight wv to a user at level lu with weight wu raises the sorted levels.
-func improves(integral bool, lu, dk *big.Rat, wu, wv int64) bool {
+func improves(integral bool, lu, dk Rat, wu, wv int64) bool {
 	c := dk.Cmp(lu)
 	if !integral {
 		return c > 0
@@ -221,7 +221,7 @@ func transitiveClosure(adj [][]uint64, words int) [][]uint64 {
 // checkRounds checks that rounds follow levels: sorted by level, rounds
 // never decrease, and rise whenever the level strictly rises (users with
 // round 0 never grew and are skipped).
-func checkRounds(level []*big.Rat, round []int) error {
+func checkRounds(level []Rat, round []int) error {
 	idx := make([]int, 0, len(level))
 	for u := range level {
 		if round[u] > 0 {
@@ -234,8 +234,49 @@ func checkRounds(level []*big.Rat, round []int) error {
 		c := level[a].Cmp(level[b])
 		if round[b] < round[a] || (c < 0 && round[b] == round[a]) {
 			return &CertificateError{b, fmt.Sprintf("round %d at level %s does not follow round %d at level %s",
-				round[b], level[b].RatString(), round[a], level[a].RatString())}
+				round[b], level[b], round[a], level[a])}
 		}
 	}
 	return nil
+}
+
+// acc sums exact rationals in int64, moving to big.Rat only on overflow.
+type acc struct {
+	r   Rat
+	big *big.Rat
+}
+
+func (a *acc) add(x Rat) {
+	if a.r.Den == 0 {
+		a.r = Int(0)
+	}
+	if a.big == nil {
+		if s, ok := addRat(a.r, x); ok {
+			a.r = s
+			return
+		}
+		a.big = a.r.Big()
+	}
+	a.big.Add(a.big, x.Big())
+}
+
+func (a *acc) value() *big.Rat {
+	if a.big != nil {
+		return a.big
+	}
+	if a.r.Den == 0 {
+		return new(big.Rat)
+	}
+	return a.r.Big()
+}
+
+func (a *acc) cmp(x Rat) int {
+	if a.big == nil {
+		r := a.r
+		if r.Den == 0 {
+			r = Int(0)
+		}
+		return r.Cmp(x)
+	}
+	return a.big.Cmp(x.Big())
 }

@@ -27,6 +27,13 @@ const (
 	// violates a bound or a reduced-cost sign by more than this.
 	clpFeasTol = 1e-9
 	clpOptTol  = 1e-9
+	// clpPerturbation is CLP's perturbation mode: 50 switches perturbation
+	// on for every solve, and CLP takes it out again before returning. With
+	// the default, 100 (perturb when progress stalls), the degenerate CMMF
+	// LPs came back with perturbed row bounds still in the point: levels
+	// off by up to 5e-11 relative on 500 random instances with exact
+	// answers, against 6e-12 with 50.
+	clpPerturbation = 50
 	// clpHuge is the magnitude from which a value returned as optimal is
 	// taken for an artefact of CLP's artificial bounds rather than a
 	// solution; models whose solutions are that large are out of scope.
@@ -37,9 +44,9 @@ const (
 // through its C interface (Clp_C_Interface.h). It keeps the last model it
 // solved: when the next Model has the same structure (no variable or row
 // added since, see Model) only bounds, row sides and the objective are
-// sent, and CLP re-solves from its previous basis, with the dual simplex
-// after a bound or side change and the primal simplex after an
-// objective-only change. A new structure is loaded and solved from scratch
+// sent, and CLP re-solves from its previous basis, with the primal simplex
+// when the previous point is still feasible and the dual simplex
+// otherwise. A new structure is loaded and solved from scratch
 // with the primal simplex, which, unlike CLP's dual simplex, reports an
 // unbounded LP as such rather than stopping at its artificial bounds; a
 // warm start that ends at such a bound is retried from scratch. It returns
@@ -89,12 +96,6 @@ func (s *CLP) Close() error {
 	defer s.mu.Unlock()
 	s.h.free()
 	return nil
-}
-
-// clpData is a model's bounds, row sides and objective in CLP's form.
-type clpData struct {
-	colLo, colUp, rowLo, rowUp, obj []float64
-	sense                           float64
 }
 
 // Solve implements Solver.
@@ -169,78 +170,6 @@ func (s *CLP) finish(m *Model, fixed []float64, ray bool, x, dual []float64) (*S
 	return &Solution{Status: Optimal, Objective: m.Value(x), X: x, Dual: dual}, nil
 }
 
-// emptyLines marks the columns and rows of m without coefficients.
-func emptyLines(m *Model) (col, row []bool) {
-	col = make([]bool, len(m.lo))
-	for j := range col {
-		col[j] = true
-	}
-	row = make([]bool, len(m.rows))
-	for i, r := range m.rows {
-		row[i] = len(r.terms) == 0
-		for _, t := range r.terms {
-			col[t.Var] = false
-		}
-	}
-	return col, row
-}
-
-// data converts m's bounds, row sides and objective to CLP's arrays. An
-// empty column is fixed at the bound its cost prefers (fixed[j]); ray
-// reports that this bound is infinite. An empty row is sent free, after
-// checking that 0 satisfies it; the error wraps ErrInfeasible if not, or if
-// some variable's bounds cross.
-func (s *CLP) data(m *Model) (d clpData, fixed []float64, ray bool, err error) {
-	clip := func(v float64) float64 { return math.Max(-clpInf, math.Min(clpInf, v)) }
-	n := len(m.lo)
-	d.sense = 1
-	if m.max {
-		d.sense = -1
-	}
-	d.colLo, d.colUp, d.obj = make([]float64, n), make([]float64, n), make([]float64, n)
-	fixed = make([]float64, n)
-	for j := range n {
-		lo, hi := m.lo[j], m.hi[j]
-		if lo > hi {
-			return d, nil, false, fmt.Errorf("%w: variable %d has bounds [%v, %v]", ErrInfeasible, j, lo, hi)
-		}
-		if !s.emptyCol[j] {
-			d.colLo[j], d.colUp[j], d.obj[j] = clip(lo), clip(hi), m.obj[j]
-			continue
-		}
-		v := math.Min(math.Max(0, lo), hi)
-		switch cost := d.sense * m.obj[j]; {
-		case cost > 0:
-			v = lo
-		case cost < 0:
-			v = hi
-		}
-		ray = ray || math.IsInf(v, 0)
-		fixed[j] = v
-		d.colLo[j], d.colUp[j] = 0, 0
-	}
-	rows := len(m.rows)
-	d.rowLo, d.rowUp = make([]float64, rows), make([]float64, rows)
-	for i, r := range m.rows {
-		d.rowLo[i], d.rowUp[i] = -clpInf, clpInf
-		if s.emptyRow[i] {
-			if (r.sense != GE && r.rhs < 0) || (r.sense != LE && r.rhs > 0) {
-				return d, nil, false, fmt.Errorf("%w: empty row %d reads 0 %v %v", ErrInfeasible, i, r.sense, r.rhs)
-			}
-			continue
-		}
-		switch r.sense {
-		case LE:
-			d.rowUp[i] = clip(r.rhs)
-		case GE:
-			d.rowLo[i] = clip(r.rhs)
-		case EQ:
-			d.rowLo[i], d.rowUp[i] = r.rhs, r.rhs
-		}
-	}
-	return d, fixed, ray, nil
-}
-
 // load replaces the held CLP model by m with data d and solves it from
 // scratch with the primal simplex.
 func (s *CLP) load(m *Model, d clpData) {
@@ -250,6 +179,7 @@ func (s *CLP) load(m *Model, d clpData) {
 	C.Clp_setLogLevel(p, 0)
 	C.Clp_setPrimalTolerance(p, clpFeasTol)
 	C.Clp_setDualTolerance(p, clpOptTol)
+	C.Clp_setPerturbation(p, clpPerturbation)
 
 	// Column-major copy of the row-wise matrix.
 	n := len(m.lo)
@@ -279,11 +209,16 @@ func (s *CLP) load(m *Model, d clpData) {
 	C.Clp_primal(p, 0)
 }
 
-// send updates the held model's data and re-solves it from its basis.
+// send updates the held model's data and re-solves it from its basis:
+// with the primal simplex if the last point stays feasible under the new
+// bounds and sides (it then starts at that point), otherwise with the dual
+// simplex (the old basis stays dual feasible if only bounds and sides
+// moved).
 func (s *CLP) send(d clpData) {
 	p := s.h.p
-	bounds := !slices.Equal(d.colLo, s.sent.colLo) || !slices.Equal(d.colUp, s.sent.colUp) ||
-		!slices.Equal(d.rowLo, s.sent.rowLo) || !slices.Equal(d.rowUp, s.sent.rowUp)
+	primal := stillFeasible(
+		unsafe.Slice((*float64)(unsafe.Pointer(C.Clp_getColSolution(p))), len(d.colLo)), d.colLo, d.colUp) &&
+		stillFeasible(unsafe.Slice((*float64)(unsafe.Pointer(C.Clp_getRowActivity(p))), len(d.rowLo)), d.rowLo, d.rowUp)
 	C.Clp_chgColumnLower(p, dp(d.colLo))
 	C.Clp_chgColumnUpper(p, dp(d.colUp))
 	C.Clp_chgRowLower(p, dp(d.rowLo))
@@ -291,13 +226,21 @@ func (s *CLP) send(d clpData) {
 	C.Clp_chgObjCoefficients(p, dp(d.obj))
 	C.Clp_setObjSense(p, C.double(d.sense))
 	s.sent = d
-	if bounds {
-		// The old basis stays dual feasible when only bounds move.
-		C.Clp_dual(p, 0)
-	} else {
-		// The old basis stays primal feasible when only costs move.
+	if primal {
 		C.Clp_primal(p, 0)
+	} else {
+		C.Clp_dual(p, 0)
 	}
+}
+
+// stillFeasible reports whether lo ≤ v ≤ up to CLP's primal tolerance.
+func stillFeasible(v, lo, up []float64) bool {
+	for i, x := range v {
+		if x < lo[i]-clpFeasTol*(1+math.Abs(lo[i])) || x > up[i]+clpFeasTol*(1+math.Abs(up[i])) {
+			return false
+		}
+	}
+	return true
 }
 
 // result reads the held model's outcome: the column values and row duals,
@@ -343,12 +286,4 @@ func (s *CLP) result(m *Model) (x, dual []float64, ok bool, err error) {
 		copy(dual, unsafe.Slice((*float64)(unsafe.Pointer(C.Clp_getRowPrice(p))), len(dual)))
 	}
 	return x, dual, true, nil
-}
-
-// dp returns a C view of s (nil for an empty slice); CLP copies the data.
-func dp(s []float64) *C.double {
-	if len(s) == 0 {
-		return nil
-	}
-	return (*C.double)(unsafe.Pointer(&s[0]))
 }

@@ -29,7 +29,7 @@ type CMMFResult struct {
 // saturation LP, relative to M_r. A cap makes the LP spread the rise over
 // the tested users instead of giving all of it to one of them; any
 // positive value is correct.
-const raiseStep = 1.0
+const raiseStep = 1e-6
 
 // CMMF computes the weighted constrained max-min fair allocation of p by
 // progressive filling over iterative LPs (Ghodsi et al., "Choosy", EuroSys
@@ -56,14 +56,16 @@ const raiseStep = 1.0
 //  4. The blocked users freeze at M_r (at exactly d_u when M_r is their
 //     demand level); the non-blocked ones form the next round's active set.
 //
-// Correctness. Let P_r be the set of allocations feasible in step 3 and
-// call k non-blocked if some point of P_r has z_k > M_r, the paper's
+// Correctness. Let P_r be the set of allocations with every active user at
+// level ≥ M_r and every frozen user at its floor (step 3 without the caps),
+// and call k non-blocked if some point of P_r has z_k > M_r: the paper's
 // saturation test. (i) A certified user is non-blocked: the LP's point is
-// in P_r. (ii) When an LP finds z_k = M_r for every k ∈ R, all of R is
-// blocked: if some k ∈ R had a point x' ∈ P_r with z_k > M_r, then, P_r
-// being convex and every z_j ≥ M_r on it, the point (1−θ)x* + θx' for small
-// θ > 0 would respect the caps and raise Σ_R z above the optimum of x*. So
-// one LP settles all of R at once, where the paper spends one LP per user.
+// in P_r. (ii) When an LP finds z_k = M_r for every k ∈ R at its optimum
+// x*, all of R is blocked: if some k ∈ R had a point x' ∈ P_r with
+// z_k > M_r, then, P_r being convex and every z_j ≥ M_r on it, the point
+// (1−θ)x* + θx' would for small θ > 0 stay below the caps and raise Σ_R z
+// above its optimum. So one LP settles all of R at once, where the paper
+// spends one LP per user.
 // (iii) The non-blocked users can rise simultaneously: averaging, over the
 // non-blocked users, a point of P_r that raises each (the paper's
 // convex-combination argument) gives a point of P_r raising them all, so

@@ -145,7 +145,7 @@ func TestOracleExamples(t *testing.T) {
 // the exact oracle on random small weighted instances with demand caps,
 // and checks each allocation's feasibility and leximin optimality.
 func TestCMMFRandom(t *testing.T) {
-	const instances = 300
+	const instances = 200
 	eachBackend(t, func(t *testing.T, s Solver) {
 		rng := rand.New(rand.NewPCG(7, 11)) // fixed seed: reproducible instances
 		for i := range instances {
@@ -215,7 +215,8 @@ func checkLeximin(t *testing.T, s Solver, p *flow.Problem, res *CMMFResult) {
 	for u, usr := range p.Users {
 		for v := range p.Users {
 			lo := 0.0
-			if v != u && res.Level[v] <= res.Level[u] {
+			// Levels equal up to rounding count as equal.
+			if v != u && res.Level[v] <= res.Level[u]*(1+cmmfTol) {
 				lo = res.Amount[v] * (1 - leximinRelax)
 			}
 			_, hi := m.Bounds(x[v])
@@ -230,8 +231,8 @@ func checkLeximin(t *testing.T, s Solver, p *flow.Problem, res *CMMFResult) {
 		// Relaxing the floors by leximinRelax can free that much of
 		// every other amount for u.
 		if sol.Objective > res.Amount[u]+cmmfTol*math.Max(1, total) {
-			t.Errorf("user %d (weight %d) can reach %v > %v without lowering anyone at level ≤ %v",
-				u, usr.Weight, sol.Objective, res.Amount[u], res.Level[u])
+			t.Errorf("user %d (weight %d) can reach %v > %v without lowering anyone at level ≤ %v (%+v)",
+				u, usr.Weight, sol.Objective, res.Amount[u], res.Level[u], *p)
 		}
 	}
 }

@@ -14,20 +14,18 @@ import (
 const (
 	// satTol: a user is certified non-blocked when an LP exhibits a point
 	// where its level exceeds M_r·(1+satTol) while no one else is below
-	// their floor. It sits above the LP backends' rounding (about 1e-12
-	// relative on these integer-data LPs) and far below the smallest rise a
-	// non-blocked user can have.
+	// their floor. It sits well above the LP backends' rounding (below
+	// 1e-11 relative on these integer-data LPs, see TestCMMFRandom) and
+	// well below raiseStep, the rise a saturation LP offers; it assumes
+	// that distinct vertex levels of an instance differ by more than
+	// satTol relative (their denominators are sums and products of
+	// weights, far below 1e9 for the instances this package targets).
 	satTol = 1e-9
-	// freezeSlack: a frozen user is held at level ≥ ℓ·(1−freezeSlack), not
-	// ≥ ℓ, so that the rounding in the LP value ℓ can never make the next
-	// LP infeasible. It can raise later levels by about freezeSlack
-	// relative, well below satTol.
-	freezeSlack = 1e-12
 	// dualTol: with duals, a level row of the round LP whose dual is
-	// below −dualTol certifies a blocked user (Nace & Pióro 2008). The
-	// duals of the level rows are ≤ 0 and sum to −1 (M's column: cost 1,
-	// −1 in each level row), so a genuine non-zero dual is orders of
-	// magnitude above dualTol.
+	// below −dualTol certifies a blocked user (Nace & Pióro 2008). Those
+	// duals are ≤ 0 and, since M > 0 is basic, their magnitudes sum to 1
+	// (M's column: cost 1, −1 in each level row), so a genuine non-zero
+	// dual is orders of magnitude above dualTol.
 	dualTol = 1e-9
 	// snapTol: a level within snapTol (relative) of a user's demand level
 	// d_u/w_u is that demand level, and the user gets exactly d_u.
@@ -109,12 +107,15 @@ func newCMMFLP(p *flow.Problem) *cmmfLP {
 	return c
 }
 
-// freeze fixes user k's level at ℓ (held as z_k ≥ ℓ·(1−freezeSlack)).
+// freeze fixes user k's level at ℓ: its level row goes and z_k ≥ ℓ
+// stays. ℓ is an LP value, so the floors may sit above the exact levels by
+// the LP's rounding, about 1e-12 relative at worst; later LPs stay
+// feasible within the backends' tolerances (1e-9).
 func (c *cmmfLP) freeze(k int, level float64) {
 	c.frozen[k] = true
 	c.floor[k] = level
 	c.m.SetRHS(c.lvl[k], math.Inf(-1))
-	c.m.SetBounds(c.z[k], math.Min(level*(1-freezeSlack), c.hi[k]), c.hi[k])
+	c.m.SetBounds(c.z[k], math.Min(level, c.hi[k]), c.hi[k])
 }
 
 // solveRound solves the round LP, max M with every active user at level
@@ -130,13 +131,11 @@ func (c *cmmfLP) solveRound(s Solver) (*Solution, error) {
 	return c.solve(s)
 }
 
-// solveRaise solves a saturation LP at level mr: M is fixed at mr (less
-// freezeSlack), every active user keeps level ≥ M, and the objective
-// maximises Σ_{k ∈ test} z_k, where each tested z_k is also capped at
-// mr+step (step may be +Inf).
+// solveRaise solves a saturation LP at level mr: M is fixed at mr, every
+// active user keeps level ≥ M, and the objective maximises Σ_{k ∈ test}
+// z_k, where each tested z_k is also capped at mr+step (step may be +Inf).
 func (c *cmmfLP) solveRaise(s Solver, mr float64, test []int, step float64) (*Solution, error) {
-	m := mr * (1 - freezeSlack)
-	c.m.SetBounds(c.M, m, m)
+	c.m.SetBounds(c.M, mr, mr)
 	obj := make([]Term, len(test))
 	for i, k := range test {
 		obj[i] = Term{c.z[k], 1}

@@ -174,3 +174,53 @@ func checkRowDuals(t *testing.T, fail func(string, ...any), a [][]float64, b, c 
 		}
 	}
 }
+
+// TestWarmResolve solves a random LP, then changes its right-hand sides,
+// objective and a bound in place and solves it again with the same solver
+// (a backend may warm-start from its previous basis), and requires the same
+// outcome and optimum as a fresh solver on a fresh copy of the changed LP.
+func TestWarmResolve(t *testing.T) {
+	const instances = 1000
+	for _, name := range Backends() {
+		t.Run(name, func(t *testing.T) {
+			s, _ := NewSolver(name)
+			rng := rand.New(rand.NewPCG(3, 4)) // fixed seed: reproducible instances
+			for k := range instances {
+				a, b, c, sense := randomLP(rng)
+				m := primalModel(a, b, c, sense)
+				if _, err := s.Solve(m); errors.Is(err, ErrNumeric) {
+					t.Fatalf("instance %d: %v", k, err)
+				}
+				// New data drawn like randomLP's; x_0 gets an upper bound.
+				b2 := make([]float64, len(b))
+				for i := range b2 {
+					b2[i] = float64(rng.IntN(24) - 3)
+					m.SetRHS(Row(i), b2[i])
+				}
+				var obj []Term
+				for j := range c {
+					obj = append(obj, Term{Var(j), float64(rng.IntN(13) - 3)})
+				}
+				maximize := rng.IntN(2) == 0
+				m.SetObjective(obj, maximize)
+				hi := float64(rng.IntN(10))
+				m.SetBounds(0, 0, hi)
+
+				fresh := primalModel(a, b2, c, sense)
+				fresh.SetObjective(obj, maximize)
+				fresh.SetBounds(0, 0, hi)
+				f, _ := NewSolver(name)
+				want, werr := f.Solve(fresh)
+				got, gerr := s.Solve(m)
+				switch {
+				case errors.Is(werr, ErrNumeric) || errors.Is(gerr, ErrNumeric):
+					t.Errorf("instance %d: numerical failure: %v, %v", k, werr, gerr)
+				case (werr == nil) != (gerr == nil) || (werr != nil && want.Status != got.Status):
+					t.Errorf("instance %d: warm %v %v, fresh %v %v", k, got, gerr, want, werr)
+				case werr == nil && math.Abs(want.Objective-got.Objective) > dualityTol*(1+math.Abs(want.Objective)):
+					t.Errorf("instance %d: warm optimum %v, fresh %v", k, got.Objective, want.Objective)
+				}
+			}
+		})
+	}
+}

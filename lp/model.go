@@ -120,11 +120,12 @@ type row struct {
 //	subject to            a_iᵀx (≤ | ≥ | =) rhs_i   for every row i
 //	                      lo_j ≤ x_j ≤ hi_j         for every variable j.
 //
-// The zero Model is empty and ready to use. Adding variables or rows
+// The zero Model is empty and ready to use; a Model must not be copied
+// after first use (copies would share rows). Adding variables or rows
 // changes the model's structure; changing right-hand sides, bounds or the
 // objective does not, which lets a backend re-solve a modified model from
-// its previous basis (warm start). Misuse (NaN data, an unknown Var or
-// Sense, an infinite right-hand side on the binding side) panics.
+// its previous basis (warm start). Misuse (NaN data, an unknown Var, Row
+// or Sense, an infinite right-hand side on the binding side) panics.
 type Model struct {
 	lo, hi []float64
 	obj    []float64
@@ -176,6 +177,7 @@ func (m *Model) SetObjective(terms []Term, maximize bool) {
 // SetRHS changes the right-hand side of row r (see AddConstraint for the
 // infinite values allowed).
 func (m *Model) SetRHS(r Row, rhs float64) {
+	m.checkRow(r)
 	checkRHS(m.rows[r].sense, rhs)
 	m.rows[r].rhs = rhs
 }
@@ -202,6 +204,7 @@ func (m *Model) Bounds(v Var) (lo, hi float64) {
 // Constraint returns row r: its terms (merged; do not modify), sense and
 // right-hand side.
 func (m *Model) Constraint(r Row) (terms []Term, sense Sense, rhs float64) {
+	m.checkRow(r)
 	rw := m.rows[r]
 	return rw.terms, rw.sense, rw.rhs
 }
@@ -289,6 +292,12 @@ func (m *Model) merge(terms []Term) []Term {
 func (m *Model) checkVar(v Var) {
 	if v < 0 || int(v) >= len(m.lo) {
 		panic(fmt.Sprintf("lp: unknown variable %d of %d", v, len(m.lo)))
+	}
+}
+
+func (m *Model) checkRow(r Row) {
+	if r < 0 || int(r) >= len(m.rows) {
+		panic(fmt.Sprintf("lp: unknown row %d of %d", r, len(m.rows)))
 	}
 }
 

@@ -333,6 +333,7 @@ func TestModelPanics(t *testing.T) {
 		{"nan coef", func(m *Model) { v := m.AddVar(0, 1); m.AddConstraint([]Term{{v, math.NaN()}}, LE, 1) }},
 		{"eq inf", func(m *Model) { m.AddConstraint(nil, EQ, inf) }},
 		{"le -inf", func(m *Model) { m.AddConstraint(nil, LE, -inf) }},
+		{"unknown row", func(m *Model) { m.SetRHS(Row(0), 1) }},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -146,12 +146,16 @@ func certificate(inst *datasets.Instance, p *flow.Problem, res *flow.Result, sca
 			piece.Machines += inst.Types[t].Count
 			inPiece[t] = true
 		}
+		var onTypes float64
 		for u := range res.Alloc {
 			for k, t := range p.Users[u].Types {
 				if inPiece[t] {
-					alloc.Add(alloc, res.Alloc[u][k].Big())
+					onTypes += res.Alloc[u][k].Float64()
 				}
 			}
+		}
+		if !pc.Capped {
+			alloc.SetFloat64(onTypes)
 		}
 		piece.Allocated, _ = alloc.Float64()
 		c.Pieces = append(c.Pieces, piece)

@@ -33,12 +33,16 @@ const (
 // order: the shares, the allocation per application and machine type (a
 // wide table), the machine types, and the certificate's tight sets.
 func FairShareTables(doc *plan.FairShare) []Table {
-	return []Table{
+	ts := []Table{
 		FairShareSharesTable(doc),
 		FairShareAllocationTable(doc),
 		FairShareMachineTypesTable(doc),
 		FairShareCertificateTable(doc),
 	}
+	if nodes, err := FairShareNodesTable(doc); err == nil {
+		ts = append(ts, nodes)
+	}
+	return ts
 }
 
 // FairShareSharesTable has one row per application: weight, demand cap ("-"
@@ -120,7 +124,7 @@ func FairShareMachineTypesTable(doc *plan.FairShare) Table {
 	for _, mt := range doc.MachineTypes {
 		cells := []Cell{TextCell(mt.Name), IntCell(mt.Count)}
 		for _, r := range doc.Resources {
-			cells = append(cells, NumberCell(mt.Capacity[r]))
+			cells = append(cells, QuantityCell(r, mt.Capacity[r]))
 		}
 		cells = append(cells, TextCell(strings.Join(mt.Groups, ",")))
 		t.AddRow(cells...)

@@ -11,6 +11,7 @@ import (
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
+	"k8s.io/apimachinery/pkg/api/resource"
 )
 
 // Align is a column's alignment in text views.
@@ -57,6 +58,21 @@ func TextCell(s string) Cell { return Cell{Text: s, Value: s} }
 
 // NumberCell is a number, printed by FormatNumber.
 func NumberCell(x float64) Cell { return Cell{Text: FormatNumber(x), Value: x} }
+
+// QuantityCell is an amount of the named resource in base units. Byte
+// resources (memory, storage) whose amount is a whole number of KiB show in
+// Kubernetes binary notation (128Gi); the cell's value stays the number.
+func QuantityCell(res string, x float64) Cell {
+	c := NumberCell(x)
+	if isByteResource(res) && x >= 1024 && x == math.Trunc(x) && x < 1<<62 && int64(x)%1024 == 0 {
+		c.Text = resource.NewQuantity(int64(x), resource.BinarySI).String()
+	}
+	return c
+}
+
+func isByteResource(name string) bool {
+	return strings.Contains(name, "memory") || strings.Contains(name, "storage")
+}
 
 // IntCell is an integer.
 func IntCell(n int64) Cell { return Cell{Text: strconv.FormatInt(n, 10), Value: n} }

@@ -180,3 +180,24 @@ func TestTableMalformed(t *testing.T) {
 	tb := Table{Header: []string{"a", "b"}}
 	tb.AddRow(TextCell("only one"))
 }
+
+func TestQuantityCell(t *testing.T) {
+	cases := []struct {
+		res  string
+		x    float64
+		text string
+	}{
+		{"memory", 137438953472, "128Gi"}, // 128 × 2^30
+		{"memory", 1610612736, "1536Mi"},  // 1.5 × 2^30: not a whole Gi
+		{"memory", 1000, "1000"},          // under 1Ki: plain
+		{"ephemeral-storage", 2048, "2Ki"},
+		{"cpu", 65536, "65536"}, // not a byte resource
+		{"memory", 1536.5, "1536.5"},
+	}
+	for _, tc := range cases {
+		c := QuantityCell(tc.res, tc.x)
+		if c.Text != tc.text || c.Value != tc.x {
+			t.Errorf("QuantityCell(%q, %v) = %q/%v, want %q", tc.res, tc.x, c.Text, c.Value, tc.text)
+		}
+	}
+}

@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"runtime/pprof"
 
 	"github.com/spf13/cobra"
 )
@@ -42,6 +44,28 @@ plans with proven quality, and writes them for schedulers and spreadsheets.`,
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return &usageError{err}
 	})
+	var cpuProfile string
+	root.PersistentFlags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile to `file`")
+	_ = root.PersistentFlags().MarkHidden("cpuprofile")
+	var profFile *os.File
+	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
+		if cpuProfile == "" {
+			return nil
+		}
+		f, err := os.Create(cpuProfile)
+		if err != nil {
+			return err
+		}
+		profFile = f
+		return pprof.StartCPUProfile(f)
+	}
+	root.PersistentPostRunE = func(cmd *cobra.Command, args []string) error {
+		if profFile != nil {
+			pprof.StopCPUProfile()
+			return profFile.Close()
+		}
+		return nil
+	}
 	root.AddCommand(
 		newVersionCmd(io),
 		newValidateCmd(io),
