@@ -21,7 +21,7 @@ test:
 fuzz:
 	@for f in $(FUZZ_DATASETS); do \
 		echo "fuzz $$f ($(FUZZTIME))"; \
-		$(GO) test -run='^$$' -fuzz="^$$f$$" -fuzztime=$(FUZZTIME) ./datasets/ || exit 1; \
+		$(GO) test -run='^$$' -fuzz="^$$f$$" -fuzztime=$(FUZZTIME) -fuzzminimizetime=1s ./datasets/ || exit 1; \
 	done
 
 # Tests of the COIN-OR CLP backend (needs coinor-libclp-dev; .ci/run installs it).

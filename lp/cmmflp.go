@@ -171,9 +171,7 @@ func (c *cmmfLP) result(round []int, last *Solution) *CMMFResult {
 	}
 	for u, usr := range p.Users {
 		res.Alloc[u] = make([]float64, len(usr.Types))
-		if len(p.Users) > 0 {
-			res.Round[u] = 1 // users without types or demand: level 0 in round 1
-		}
+		res.Round[u] = 1 // users without types or demand: level 0 in round 1
 	}
 	for k, u := range c.users {
 		w := float64(p.Users[u].Weight)

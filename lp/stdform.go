@@ -25,27 +25,25 @@ type colMap struct {
 
 // stdForm is a Model converted to the standard form
 //
-//	minimise cᵀy + off  s.t.  A y = b,  y ≥ 0,  b ≥ 0.
+//	minimise cᵀy (+ a constant)  s.t.  A y = b,  y ≥ 0,  b ≥ 0.
 type stdForm struct {
 	c    []float64
 	a    [][]float64 // dense rows of A
 	b    []float64
-	off  float64
 	vars []colMap
 	// structural is the number of structural columns; slack columns follow.
 	structural int
 }
 
-// toStdForm converts m (Strang, "Linear Algebra and Its Applications",
-// §8.1): a fixed variable becomes a constant; a variable with a finite lower
-// bound is shifted, y = x − lo, and a finite upper bound becomes the row
-// y + s = hi − lo; a variable bounded only above is mirrored, y = hi − x; a
-// free variable is split, x = y⁺ − y⁻. A ≤ row gains a slack +s, a ≥ row a
-// surplus −s, and every row is negated if needed so that b ≥ 0. Inactive
-// rows (infinite right-hand side) are left out. Slack columns come last, so
-// that a basis search walking backwards from the last column (as gonum's
-// does) starts from them. The error wraps ErrInfeasible when a variable's
-// bounds cross.
+// toStdForm converts m by the usual reductions (Bertsimas & Tsitsiklis,
+// "Introduction to Linear Optimization", §1.1): a fixed variable becomes a
+// constant; a variable with a finite lower bound is shifted, y = x − lo,
+// and a finite upper bound becomes the row y + s = hi − lo; a variable
+// bounded only above is mirrored, y = hi − x; a free variable is split,
+// x = y⁺ − y⁻. A ≤ row gains a slack +s, a ≥ row a surplus −s, and every
+// row is negated if needed so that b ≥ 0. Inactive rows (infinite
+// right-hand side) are left out. Slack columns come last. The error wraps
+// ErrInfeasible when a variable's bounds cross.
 func toStdForm(m *Model) (*stdForm, error) {
 	sf := &stdForm{vars: make([]colMap, len(m.lo))}
 	n := 0
@@ -91,7 +89,6 @@ func toStdForm(m *Model) (*stdForm, error) {
 	for j, cj := range m.obj {
 		cj *= sgn
 		cm := sf.vars[j]
-		sf.off += cj * cm.base
 		if cm.pos >= 0 {
 			sf.c[cm.pos] += cj * cm.sign
 		}
