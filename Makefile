@@ -1,7 +1,7 @@
 # capplan — see README.md. `make run` and `make test` are the set-up contract.
 GO       ?= go
 FUZZTIME ?= 4s
-FUZZ_DATASETS := FuzzParseCluster FuzzParseDemand FuzzParseWorkload FuzzParseKubectl
+FUZZ_DATASETS := FuzzParseCluster FuzzParseDemand FuzzParseWorkload FuzzParseKubectl FuzzParseOpenB
 
 .PHONY: run test fuzz test-clp bench build
 

@@ -71,6 +71,7 @@ plans with proven quality, and writes them for schedulers and spreadsheets.`,
 		newValidateCmd(io),
 		newExampleCmd(io),
 		newFairShareCmd(io, nil),
+		newImportCmd(io),
 	)
 	return root
 }

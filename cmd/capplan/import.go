@@ -1,0 +1,107 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/capplan/capplan/datasets"
+	"github.com/capplan/capplan/reports"
+)
+
+func newImportCmd(streams *ioStreams) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "import <format>",
+		Short: "Convert public trace data into capplan input files",
+		Args:  wrapArgs(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return cmd.Help()
+		},
+	}
+	cmd.AddCommand(newImportOpenBCmd(streams))
+	return cmd
+}
+
+func newImportOpenBCmd(streams *ioStreams) *cobra.Command {
+	var nodes, pods string
+	cmd := &cobra.Command{
+		Use:   "openb --nodes <file> --pods <file> <dir>",
+		Short: "Convert the Alibaba GPU trace v2023 (openb) into cluster.yaml and demand.yaml",
+		Long: `Convert the Alibaba GPU cluster trace v2023 "openb" (a node list and a pod
+list, CSV) into a capplan Cluster (resources cpu, memory, gpu; nodes grouped by
+shape and GPU model, labelled gpu-model) and Demand (one application per QoS
+class and GPU-model constraint; pods with equal requests merged, with their
+mean run time as duration; a shared GPU becomes a fraction of one). Pods that
+no node can host are left out and counted. Existing files are not overwritten.`,
+		Example: `  capplan import openb --nodes openb_node_list_all_node.csv --pods openb_pod_list_gpuspec33.csv ./openb
+  capplan shapes -c openb/cluster.yaml -d openb/demand.yaml -k 8`,
+		Args: wrapArgs(cobra.ExactArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if nodes == "" || pods == "" {
+				return usageErrorf("both --nodes and --pods are required")
+			}
+			return importOpenB(streams, nodes, pods, args[0])
+		},
+	}
+	cmd.Flags().StringVar(&nodes, "nodes", "", "openb node list `file` (openb_node_list_*.csv)")
+	cmd.Flags().StringVar(&pods, "pods", "", "openb pod list `file` (openb_pod_list_*.csv)")
+	return cmd
+}
+
+func importOpenB(streams *ioStreams, nodesPath, podsPath, dir string) error {
+	nf, err := os.Open(nodesPath)
+	if err != nil {
+		return fmt.Errorf("reading input: %w", err)
+	}
+	defer nf.Close()
+	pf, err := os.Open(podsPath)
+	if err != nil {
+		return fmt.Errorf("reading input: %w", err)
+	}
+	defer pf.Close()
+	c, d, dropped, err := datasets.ParseOpenB(nodesPath, nf, podsPath, pf)
+	if err != nil {
+		return err
+	}
+	files := []struct {
+		name string
+		v    any
+	}{{"cluster.yaml", c}, {"demand.yaml", d}}
+	for _, f := range files {
+		if _, err := os.Stat(filepath.Join(dir, f.name)); err == nil {
+			return fmt.Errorf("%s already exists; not overwriting", filepath.Join(dir, f.name))
+		} else if !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, f := range files {
+		v := f.v
+		if err := reports.WriteFileAtomic(filepath.Join(dir, f.name), func(w io.Writer) error { return datasets.WriteYAML(w, v) }); err != nil {
+			return err
+		}
+	}
+	var pods int64
+	for _, a := range d.Applications {
+		for _, r := range a.Requests {
+			pods += r.Count
+		}
+	}
+	fmt.Fprintf(streams.ErrOut, "wrote %s: %d nodes in %d groups; %d pods in %d applications (%d request shapes); %d pods dropped (fit no eligible node)\n",
+		dir, c.NumNodes(), len(c.Groups), pods, len(d.Applications), countShapes(d), dropped)
+	return nil
+}
+
+func countShapes(d *datasets.Demand) int {
+	n := 0
+	for _, a := range d.Applications {
+		n += len(a.Requests)
+	}
+	return n
+}
