@@ -1,0 +1,150 @@
+package dag
+
+import (
+	"math/rand/v2"
+	"slices"
+	"time"
+)
+
+// DefaultWork is Best's default budget in units of N+E (one schedule
+// generation pass touches every task and edge): Iterations defaults to
+// max(minIterations, DefaultWork/(N+E)) schedules, so small DAGs get many
+// schedules and large ones few.
+const DefaultWork = 3_000_000
+
+// minIterations is the least default improvement budget, in schedules.
+const minIterations = 16
+
+// Result is a schedule with its evidence.
+type Result struct {
+	Schedule *Schedule
+	// Makespan of Schedule (it starts at 0).
+	Makespan int64
+	// Method names the scheduler that produced it ("graphene",
+	// "psgs-lft+fbi", "ga+fbi", …).
+	Method string
+	// Bounds are the lower bounds; Gap = Makespan/Bounds.Best − 1 (0 when
+	// the bound is 0).
+	Bounds Bounds
+	Gap    float64
+	// Optimal is true when Makespan equals a lower bound.
+	Optimal bool
+	// Schedules counts the schedule generation passes spent (a
+	// forward–backward round counts as two).
+	Schedules int
+	// Seed is Options.Seed, recorded for replay.
+	Seed uint64
+}
+
+// tracker keeps the best schedule and the budget.
+type tracker struct {
+	best     *Schedule
+	ms       int64
+	method   string
+	target   int64
+	used     int
+	budget   int
+	deadline time.Time
+}
+
+func (t *tracker) offer(s *Schedule, method string) {
+	t.used++
+	if ms := s.Makespan(); t.best == nil || ms < t.ms {
+		t.best, t.ms, t.method = s, ms, method
+	}
+}
+
+func (t *tracker) count(n int) { t.used += n }
+
+// done reports whether the target is met or the budget spent.
+func (t *tracker) done() bool {
+	if t.best != nil && t.ms <= t.target {
+		return true
+	}
+	if t.used >= t.budget {
+		return true
+	}
+	return !t.deadline.IsZero() && time.Now().After(t.deadline)
+}
+
+// Best schedules d on machines as well as the toolkit can within the
+// budget, and reports the gap to the lower bounds. It runs, in order,
+// stopping as soon as a schedule meets the best lower bound:
+//
+//  1. Graphene (§3.3) and the single-pass methods: the baselines and the
+//     serial and parallel SGS with each priority rule, strongest first;
+//     each result is also improved by forward–backward improvement
+//     (Justify). The first four always run; the rest while budget lasts.
+//  2. A genetic algorithm over activity lists with justification of every
+//     child (see gaRun), seeded with the best schedules of step 1, until
+//     o.Iterations schedules (default max(16, DefaultWork/(N+E))) or
+//     o.TimeLimit.
+//
+// The result is deterministic given o.Seed unless TimeLimit binds. It
+// returns a *NoFitError when some task fits no machine.
+func Best(d *DAG, machines [][]float64, o Options) (*Result, error) {
+	if err := CheckFit(d, machines); err != nil {
+		return nil, err
+	}
+	b := LowerBounds(d, machines)
+	budget := o.Iterations
+	if budget <= 0 {
+		budget = max(minIterations, DefaultWork/max(1, d.N()+d.Edges()))
+	}
+	tr := &tracker{target: b.Best, budget: budget}
+	if o.TimeLimit > 0 {
+		tr.deadline = time.Now().Add(o.TimeLimit)
+	}
+	rng := rand.New(rand.NewPCG(o.Seed, 0x9e3779b97f4a7c15))
+	// Step 1: the single-pass methods, each also justified, the strongest
+	// first; the first firstMethods run whatever the budget.
+	var seeds []*Schedule
+	for k, name := range stepOneOrder() {
+		if k >= firstMethods && tr.done() || tr.best != nil && tr.ms <= tr.target {
+			break
+		}
+		s := methods[name].run(d, machines, o)
+		tr.offer(s, name)
+		j, rounds := justifyCount(d, machines, s)
+		tr.count(2*rounds - 1)
+		tr.offer(j, name+"+fbi")
+		seeds = append(seeds, j)
+	}
+	// Step 2: the genetic algorithm, seeded with the shortest of step 1.
+	if tr.ms > tr.target && !tr.done() {
+		sortSchedules(seeds)
+		gaRun(d, machines, rng, tr, seeds[:min(len(seeds), gaPopulation/4)])
+	}
+	s := tr.best.Clone()
+	s.Normalize()
+	r := &Result{Schedule: s, Makespan: s.Makespan(), Method: tr.method, Bounds: b, Schedules: tr.used, Seed: o.Seed}
+	r.Gap = Gap(r.Makespan, b.Best)
+	r.Optimal = r.Makespan == b.Best
+	return r, nil
+}
+
+// firstMethods is the number of step-one methods Best always runs.
+const firstMethods = 4
+
+// preferred lists the step-one methods strongest first (by their J30
+// results); the other methods follow in name order.
+var preferred = []string{"graphene", "psgs-lft", "cp", "tetris", "ssgs-lst", "ssgs-lft", "psgs-mts", "cg"}
+
+func stepOneOrder() []string {
+	out := append([]string(nil), preferred...)
+	for _, n := range Methods() {
+		if !slices.Contains(preferred, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// sortSchedules orders schedules by makespan, stably.
+func sortSchedules(ss []*Schedule) {
+	for i := 1; i < len(ss); i++ {
+		for j := i; j > 0 && ss[j].Makespan() < ss[j-1].Makespan(); j-- {
+			ss[j], ss[j-1] = ss[j-1], ss[j]
+		}
+	}
+}

@@ -1,0 +1,14 @@
+// Package dag builds compact preferred schedules for one job DAG on a given
+// set of machines, and measures them against lower bounds: the task-level
+// DAG model and its loaders (capplan Workloads, PSPLIB .sm files, Alibaba
+// v2018 batch_task rows), an independent schedule checker, lower bounds
+// (critical path, TWork, NewLB, energy, node packing, bin), a per-machine
+// resource-time space, list-scheduling baselines (BFS, CP, Random, Tetris,
+// Coffman–Graham, StripPart), the RCPSP toolbox (priority rules, serial and
+// parallel schedule generation, sampling, forward–backward improvement) and
+// Graphene's offline builder (Grandl et al., OSDI 2016, §4).
+//
+// Times are whole ticks (int64); DAG.Unit gives the seconds per tick, so
+// precedence and capacity checks are exact in time. Demands are float64
+// per resource, compared with the named tolerance CapTol.
+package dag

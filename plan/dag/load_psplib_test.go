@@ -1,0 +1,117 @@
+package dag
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// tinySM is a hand-written .sm file: jobs 2 and 3 after the source, job 4
+// after both; capacities 5 and 3.
+const tinySM = `************************************************************************
+jobs (incl. supersource/sink ):  5
+horizon                       :  9
+RESOURCES
+  - renewable                 :  2   R
+  - nonrenewable              :  0   N
+  - doubly constrained        :  0   D
+************************************************************************
+PROJECT INFORMATION:
+pronr.  #jobs rel.date duedate tardcost  MPM-Time
+    1      3      0       7        1       7
+************************************************************************
+PRECEDENCE RELATIONS:
+jobnr.    #modes  #successors   successors
+   1        1          2           2   3
+   2        1          1           4
+   3        1          1           4
+   4        1          1           5
+   5        1          0
+************************************************************************
+REQUESTS/DURATIONS:
+jobnr. mode duration  R 1  R 2
+------------------------------------------------------------------------
+  1      1     0       0    0
+  2      1     3       4    1
+  3      1     2       2    2
+  4      1     4       1    3
+  5      1     0       0    0
+************************************************************************
+RESOURCEAVAILABILITIES:
+  R 1  R 2
+    5    3
+************************************************************************
+`
+
+func TestParsePSPLIBTiny(t *testing.T) {
+	p, err := ParsePSPLIB("tiny.sm", strings.NewReader(tinySM))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := p.DAG
+	if d.N() != 3 || d.Edges() != 2 || p.MPM != 7 || p.Horizon != 9 {
+		t.Fatalf("got %v, MPM %d, horizon %d", d, p.MPM, p.Horizon)
+	}
+	if got := p.Capacity; got[0] != 5 || got[1] != 3 {
+		t.Fatalf("capacity %v", got)
+	}
+	four, _ := d.Index("4")
+	if len(d.Preds(four)) != 2 || d.Tasks[four].Duration != 4 || d.Tasks[four].Demand[1] != 3 {
+		t.Fatalf("job 4: %+v preds %v", d.Tasks[four], d.Preds(four))
+	}
+	// The critical path 2 -> 4 is 3 + 4 = 7 = MPM-Time.
+	if cp := CPLength(d); cp != 7 {
+		t.Fatalf("CPLength %d, want 7", cp)
+	}
+}
+
+func TestParsePSPLIBErrors(t *testing.T) {
+	tests := []struct{ name, in string }{
+		{"empty", ""},
+		{"multi-mode", strings.Replace(tinySM, "   2        1          1", "   2        2          1", 1)},
+		{"dummy with work", strings.Replace(tinySM, "  5      1     0       0    0", "  5      1     2       0    0", 1)},
+		{"successor out of range", strings.Replace(tinySM, "   4        1          1           5", "   4        1          1           9", 1)},
+		{"cycle", strings.Replace(tinySM, "   4        1          1           5", "   4        1          2           5   2", 1)},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ParsePSPLIB(tc.name, strings.NewReader(tc.in))
+			if !errors.Is(err, ErrInvalid) {
+				t.Fatalf("got %v, want ErrInvalid", err)
+			}
+		})
+	}
+}
+
+func TestParsePSPLIBTable(t *testing.T) {
+	in := "Par  Inst    UB   LB         Author LB\n====\n  1   1    77    77    *    \n  1   4    91    90    Klein & Scholl\n48      10        54       0.01\n"
+	got, err := ParsePSPLIBTable("lb", strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 3 || got[PSPLIBKey{1, 4}][1] != 90 || len(got[PSPLIBKey{48, 10}]) != 1 {
+		t.Fatalf("got %v", got)
+	}
+	if _, err := ParsePSPLIBTable("dup", strings.NewReader("1 1 5\n1 1 6\n")); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("duplicate row: got %v", err)
+	}
+}
+
+// TestPSPLIBFiles parses every J30 and J60 instance and checks the critical
+// path against the file's MPM-Time (an independent truth).
+func TestPSPLIBFiles(t *testing.T) {
+	for _, set := range []struct{ name, ref string }{{"j30", "j30opt.sm"}, {"j60", "j60hrs.sm"}} {
+		insts := loadPSPLIB(t, set.name, set.ref)
+		if len(insts) != 480 {
+			t.Fatalf("%s: %d instances", set.name, len(insts))
+		}
+		for _, in := range insts {
+			if cp := CPLength(in.Inst.DAG); cp != in.Inst.MPM {
+				t.Errorf("%s %v: CPLength %d, MPM-Time %d", set.name, in.Key, cp, in.Inst.MPM)
+			}
+			if in.Ref < in.Inst.MPM {
+				t.Errorf("%s %v: reference %d below MPM %d", set.name, in.Key, in.Ref, in.Inst.MPM)
+			}
+		}
+	}
+}

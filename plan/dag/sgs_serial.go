@@ -1,0 +1,97 @@
+package dag
+
+import "math"
+
+// SerialSGS is the serial schedule generation scheme (Kelley 1963;
+// Kolisch & Hartmann 1999; ALGORITHMS §6.2) on machines: n steps, each
+// taking the eligible task (all predecessors scheduled) of smallest
+// priority value (ties: lower index) and placing it at its earliest fit
+// ≥ max predecessor end over all machines (ties: lowest machine). A task
+// may go before tasks already placed, so schedules are active. It returns
+// a *NoFitError when some task fits no machine. O(N·(log N + M·B·K)) for
+// B breakpoints per machine.
+func SerialSGS(d *DAG, machines [][]float64, prio []float64) (*Schedule, error) {
+	if err := CheckFit(d, machines); err != nil {
+		return nil, err
+	}
+	return serialSGS(d, NewSpace(machines), prio), nil
+}
+
+// serialSGS runs the priority-driven SSGS on sp (assumed to fit).
+func serialSGS(d *DAG, sp *Space, prio []float64) *Schedule {
+	list := make([]int, 0, d.N())
+	h := prioHeap{prio: prio}
+	r := newReadiness(d)
+	for v := 0; v < d.N(); v++ {
+		if r.left[v] == 0 {
+			h.push(v)
+		}
+	}
+	for h.len() > 0 {
+		v := h.pop()
+		list = append(list, v)
+		r.finish(v, h.push)
+	}
+	s := NewSchedule(d.N())
+	serialList(d, sp, list, nil, false, 0, s)
+	return s
+}
+
+// serialList places the tasks of list in order on sp. Forward, each task
+// goes at its earliest fit ≥ the latest end of its predecessors (which the
+// list must place first; sources from 0); backward, at its latest fit
+// ending ≤ the earliest start of its successors, or ≤ horizon for sinks.
+// With fixed non-nil, task v stays on machine fixed[v]; otherwise every
+// machine is tried. Results go to s. Barrier parents are read from the
+// stage extremes, so a pass costs O(N + E') placements and edge visits.
+func serialList(d *DAG, sp *Space, list []int, fixed []int, backward bool, horizon int64, s *Schedule) {
+	cv := d.cv
+	st := newStageTimes(len(d.Stages))
+	for _, v := range list {
+		t := &d.Tasks[v]
+		var bound int64 // earliest start (forward) or latest end (backward)
+		if !backward {
+			bound = math.MinInt64
+			for _, p := range cv.xPreds(v) {
+				bound = max(bound, s.End[p])
+			}
+			for _, p := range cv.bPar[t.Stage] {
+				bound = max(bound, st.end[p])
+			}
+			if bound == math.MinInt64 {
+				bound = 0
+			}
+		} else {
+			bound = horizon
+			for _, c := range cv.xSuccs(v) {
+				bound = min(bound, s.Start[c])
+			}
+			for _, c := range cv.bChild[t.Stage] {
+				bound = min(bound, st.start[c])
+			}
+		}
+		m, start := -1, int64(Never)
+		switch {
+		case fixed != nil && t.Duration == 0:
+			// Zero-duration tasks occupy nothing: only precedence binds.
+			m, start = fixed[v], bound
+		case fixed != nil && !backward:
+			m = fixed[v]
+			start = sp.EarliestFit(m, t.Demand, t.Duration, bound, math.MaxInt64)
+			sp.Place(m, t.Demand, start, t.Duration)
+		case fixed != nil:
+			m = fixed[v]
+			start = sp.LatestFit(m, t.Demand, t.Duration, bound, math.MinInt64)
+			sp.Place(m, t.Demand, start, t.Duration)
+		case !backward:
+			m, start = sp.Forward(t.Demand, t.Duration, bound)
+		default:
+			m, start = sp.Backward(t.Demand, t.Duration, bound)
+		}
+		if start == Never {
+			panic("dag: internal: a task that fits a machine found no start")
+		}
+		s.Start[v], s.End[v], s.Machine[v] = start, start+t.Duration, m
+		st.add(t.Stage, start, start+t.Duration)
+	}
+}
