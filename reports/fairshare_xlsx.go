@@ -1,9 +1,6 @@
 package reports
 
 import (
-	"maps"
-	"slices"
-
 	"github.com/capplan/capplan/plan"
 )
 
@@ -113,16 +110,6 @@ func FairShareSummaryTable(doc *plan.FairShare) Table {
 	if d := doc.Certificate.LPMaxRelDiff; d != nil {
 		add("LP max relative difference", NumberCell(*d))
 	}
-	add("generator", TextCell(doc.Generator))
-	for _, in := range doc.Inputs {
-		add("input "+in.Role, TextCell(in.Path))
-		add("input "+in.Role+" sha256", TextCell(in.SHA256))
-	}
-	if doc.Seed != nil {
-		add("seed", IntCell(*doc.Seed))
-	}
-	for _, name := range slices.Sorted(maps.Keys(doc.Flags)) {
-		add("flag "+name, TextCell(doc.Flags[name]))
-	}
+	addProvenance(&t, &doc.Header)
 	return t
 }

@@ -28,11 +28,8 @@ type fairShareOptions struct {
 	Backend     string
 	Integral    bool
 	PerNode     bool
-	JSON        bool
-	CSV         bool
-	Out         string
-	XLSX        string
 	Stats       bool
+	output      outputOptions
 }
 
 func newFairShareCmd(io *ioStreams, runF func(*fairShareOptions) error) *cobra.Command {
@@ -72,10 +69,7 @@ the flow result.`,
 	f.StringVar(&opts.Backend, "lp-backend", "", "LP backend for --method lp: simplex or clp (default: the fastest built in)")
 	f.BoolVar(&opts.Integral, "integral", false, "allocate whole machines (leximin over integral allocations)")
 	f.BoolVar(&opts.PerNode, "per-node", false, "also assign machines to concrete nodes")
-	f.BoolVar(&opts.JSON, "json", false, "write the FairShare document as JSON to stdout")
-	f.BoolVar(&opts.CSV, "csv", false, "write the shares as CSV to stdout")
-	f.StringVarP(&opts.Out, "out", "o", "", "write to `file` (format from extension: .json, .csv, .xlsx, .txt)")
-	f.StringVar(&opts.XLSX, "xlsx", "", "also write an Excel workbook to `file`")
+	opts.output.bind(f, "FairShare")
 	f.BoolVar(&opts.Stats, "stats", false, "print solver statistics and timings to stderr")
 	_ = cmd.RegisterFlagCompletionFunc("method", cobra.FixedCompletions([]string{"flow", "lp"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("lp-backend", cobra.FixedCompletions(lp.Backends(), cobra.ShellCompDirectiveNoFileComp))
@@ -94,17 +88,8 @@ func (o *fairShareOptions) validate() error {
 		return usageErrorf("--method lp computes divisible shares only; use --method flow with --integral")
 	case o.Backend != "" && o.Method != "lp":
 		return usageErrorf("--lp-backend needs --method lp")
-	case o.JSON && o.CSV:
-		return usageErrorf("--json and --csv cannot be combined")
-	case (o.JSON || o.CSV) && o.Out != "":
-		return usageErrorf("--out cannot be combined with --json or --csv")
 	}
-	if o.Out != "" {
-		if _, err := formatForPath(o.Out); err != nil {
-			return err
-		}
-	}
-	return nil
+	return o.output.validate()
 }
 
 func (o *fairShareOptions) flags() map[string]string {
@@ -224,40 +209,10 @@ func applyLP(doc *plan.FairShare, inst *datasets.Instance, p *flow.Problem, res 
 }
 
 func (o *fairShareOptions) write(doc *plan.FairShare) error {
-	out := o.io.Out
-	format := formatTable
-	switch {
-	case o.JSON:
-		format = formatJSON
-	case o.CSV:
-		format = formatCSV
-	case o.Out != "":
-		format, _ = formatForPath(o.Out)
-	}
-	err := writeTo(out, o.Out, func(w io.Writer) error {
-		switch format {
-		case formatJSON:
-			return reports.WriteJSON(w, doc)
-		case formatCSV:
-			return reports.WriteFairShareCSV(w, doc)
-		case formatXLSX:
-			return writeWorkbook(w, doc)
-		}
-		return reports.WriteFairShareText(w, doc, o.Out == "" && o.io.OutTerminal)
+	return o.output.write(o.io, views{
+		doc:      doc,
+		text:     func(w io.Writer, terminal bool) error { return reports.WriteFairShareText(w, doc, terminal) },
+		csv:      func(w io.Writer) error { return reports.WriteFairShareCSV(w, doc) },
+		workbook: func() (*reports.Workbook, error) { return reports.FairShareWorkbook(doc) },
 	})
-	if err != nil {
-		return err
-	}
-	if o.XLSX != "" {
-		return writeTo(nil, o.XLSX, func(w io.Writer) error { return writeWorkbook(w, doc) })
-	}
-	return nil
-}
-
-func writeWorkbook(w io.Writer, doc *plan.FairShare) error {
-	wb, err := reports.FairShareWorkbook(doc)
-	if err != nil {
-		return err
-	}
-	return wb.Write(w)
 }

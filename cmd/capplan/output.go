@@ -34,6 +34,87 @@ func formatForPath(path string) (outputFormat, error) {
 	return "", usageErrorf("cannot tell the format of %q from its extension: use .json, .csv, .xlsx or .txt", path)
 }
 
+// outputOptions are the output flags every planning command shares.
+type outputOptions struct {
+	JSON bool
+	CSV  bool
+	Out  string
+	XLSX string
+}
+
+func (o *outputOptions) bind(f interface {
+	BoolVar(p *bool, name string, value bool, usage string)
+	StringVarP(p *string, name, shorthand, value, usage string)
+	StringVar(p *string, name, value, usage string)
+}, kind string) {
+	f.BoolVar(&o.JSON, "json", false, "write the "+kind+" document as JSON to stdout")
+	f.BoolVar(&o.CSV, "csv", false, "write the main table as CSV to stdout")
+	f.StringVarP(&o.Out, "out", "o", "", "write to `file` (format from extension: .json, .csv, .xlsx, .txt)")
+	f.StringVar(&o.XLSX, "xlsx", "", "also write an Excel workbook to `file`")
+}
+
+func (o *outputOptions) validate() error {
+	switch {
+	case o.JSON && o.CSV:
+		return usageErrorf("--json and --csv cannot be combined")
+	case (o.JSON || o.CSV) && o.Out != "":
+		return usageErrorf("--out cannot be combined with --json or --csv")
+	}
+	if o.Out != "" {
+		if _, err := formatForPath(o.Out); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// views renders one document in each output format.
+type views struct {
+	doc      any
+	text     func(w io.Writer, terminal bool) error
+	csv      func(w io.Writer) error
+	workbook func() (*reports.Workbook, error)
+}
+
+// write writes the document as the flags ask: a table (to a terminal or
+// pipe), JSON, CSV, or a file by extension; plus the workbook with --xlsx.
+func (o *outputOptions) write(streams *ioStreams, v views) error {
+	format := formatTable
+	switch {
+	case o.JSON:
+		format = formatJSON
+	case o.CSV:
+		format = formatCSV
+	case o.Out != "":
+		format, _ = formatForPath(o.Out)
+	}
+	workbook := func(w io.Writer) error {
+		wb, err := v.workbook()
+		if err != nil {
+			return err
+		}
+		return wb.Write(w)
+	}
+	err := writeTo(streams.Out, o.Out, func(w io.Writer) error {
+		switch format {
+		case formatJSON:
+			return reports.WriteJSON(w, v.doc)
+		case formatCSV:
+			return v.csv(w)
+		case formatXLSX:
+			return workbook(w)
+		}
+		return v.text(w, o.Out == "" && streams.OutTerminal)
+	})
+	if err != nil {
+		return err
+	}
+	if o.XLSX != "" {
+		return writeTo(nil, o.XLSX, workbook)
+	}
+	return nil
+}
+
 // writeTo writes through fn to path atomically, or to w when path is "".
 func writeTo(w io.Writer, path string, fn func(io.Writer) error) error {
 	if path == "" {
