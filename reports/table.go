@@ -11,7 +11,6 @@ import (
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
-	"k8s.io/apimachinery/pkg/api/resource"
 )
 
 // Align is a column's alignment in text views.
@@ -60,18 +59,31 @@ func TextCell(s string) Cell { return Cell{Text: s, Value: s} }
 func NumberCell(x float64) Cell { return Cell{Text: FormatNumber(x), Value: x} }
 
 // QuantityCell is an amount of the named resource in base units. Byte
-// resources (memory, storage) whose amount is a whole number of KiB show in
-// Kubernetes binary notation (128Gi); the cell's value stays the number.
+// resources (memory, storage) of at least 1Ki show in the largest binary
+// unit they reach (128Gi, 1.5Ti, 288.7811Ti), to four decimals; the
+// cell's value stays the number of bytes.
 func QuantityCell(res string, x float64) Cell {
 	c := NumberCell(x)
-	if isByteResource(res) && x >= 1024 && x == math.Trunc(x) && x < 1<<62 && int64(x)%1024 == 0 {
-		c.Text = resource.NewQuantity(int64(x), resource.BinarySI).String()
+	if !isByteResource(res) || math.Abs(x) < 1024 || math.IsInf(x, 0) {
+		return c
 	}
+	units := []string{"Ki", "Mi", "Gi", "Ti", "Pi", "Ei"}
+	u := 0
+	for u+1 < len(units) && math.Abs(x) >= math.Pow(1024, float64(u+2)) {
+		u++
+	}
+	c.Text = FormatNumber(x/math.Pow(1024, float64(u+1))) + units[u]
 	return c
 }
 
 func isByteResource(name string) bool {
 	return strings.Contains(name, "memory") || strings.Contains(name, "storage")
+}
+
+// SigCell is a number shown to four significant digits (for small
+// normalised quantities such as a shape's share of the cluster).
+func SigCell(x float64) Cell {
+	return Cell{Text: strconv.FormatFloat(x, 'g', 4, 64), Value: x}
 }
 
 // IntCell is an integer.

@@ -188,11 +188,13 @@ func TestQuantityCell(t *testing.T) {
 		text string
 	}{
 		{"memory", 137438953472, "128Gi"}, // 128 × 2^30
-		{"memory", 1610612736, "1536Mi"},  // 1.5 × 2^30: not a whole Gi
+		{"memory", 1610612736, "1.5Gi"},   // 1.5 × 2^30
 		{"memory", 1000, "1000"},          // under 1Ki: plain
 		{"ephemeral-storage", 2048, "2Ki"},
 		{"cpu", 65536, "65536"}, // not a byte resource
-		{"memory", 1536.5, "1536.5"},
+		{"memory", 1536.5, "1.5005Ki"},
+		{"memory", 3 << 40, "3Ti"},
+		{"memory", -2048, "-2Ki"}, // a negative waste
 	}
 	for _, tc := range cases {
 		c := QuantityCell(tc.res, tc.x)

@@ -72,6 +72,7 @@ plans with proven quality, and writes them for schedulers and spreadsheets.`,
 		newExampleCmd(io),
 		newFairShareCmd(io, nil),
 		newImportCmd(io),
+		newShapesCmd(io),
 	)
 	return root
 }
