@@ -194,8 +194,10 @@ func shapesRun(o *shapesOptions) error {
 	h := plan.Header{Generator: generator(), Inputs: in.Inputs, Flags: o.flags(), Seed: &seed}
 	doc := plan.NewShapeCatalog(h, si, sol, gran)
 	if err := o.output.write(o.io, views{
-		doc:      doc,
-		text:     func(w io.Writer, terminal bool) error { return reports.WriteShapeCatalogText(w, doc, terminal, o.Assignments) },
+		doc: doc,
+		text: func(w io.Writer, terminal bool) error {
+			return reports.WriteShapeCatalogText(w, doc, terminal, o.Assignments)
+		},
 		csv:      func(w io.Writer) error { return reports.WriteShapeCatalogCSV(w, doc) },
 		workbook: func() (*reports.Workbook, error) { return reports.ShapeCatalogWorkbook(doc) },
 	}); err != nil {
