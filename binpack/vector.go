@@ -25,23 +25,3 @@ func FirstFit(v []float64, bins [][]float64) int {
 	}
 	return -1
 }
-
-// Max returns the coordinate-wise maximum of the vectors in vs (nil for an
-// empty list). All vectors must have the same length.
-func Max(vs ...[]float64) []float64 {
-	if len(vs) == 0 {
-		return nil
-	}
-	m := append([]float64(nil), vs[0]...)
-	for _, v := range vs[1:] {
-		if len(v) != len(m) {
-			panic("binpack: Max: vectors of different length")
-		}
-		for d, x := range v {
-			if x > m[d] {
-				m[d] = x
-			}
-		}
-	}
-	return m
-}

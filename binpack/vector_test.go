@@ -1,9 +1,6 @@
 package binpack
 
-import (
-	"slices"
-	"testing"
-)
+import "testing"
 
 func TestDominates(t *testing.T) {
 	tests := []struct {
@@ -25,15 +22,12 @@ func TestDominates(t *testing.T) {
 	}
 }
 
-func TestFirstFitAndMax(t *testing.T) {
+func TestFirstFit(t *testing.T) {
 	bins := [][]float64{{1, 8}, {8, 1}, {8, 8}}
 	if got := FirstFit([]float64{2, 2}, bins); got != 2 {
 		t.Errorf("FirstFit = %d, want 2", got)
 	}
 	if got := FirstFit([]float64{9, 1}, bins); got != -1 {
 		t.Errorf("FirstFit = %d, want -1", got)
-	}
-	if got := Max([]float64{1, 5}, []float64{3, 2}); !slices.Equal(got, []float64{3, 5}) {
-		t.Errorf("Max = %v, want [3 5]", got)
 	}
 }

@@ -26,9 +26,12 @@ func ShapeCatalogSummary(doc *plan.ShapeCatalog) string {
 	case doc.Epsilon > 0:
 		quality += fmt.Sprintf(", within %s of optimal (ε = %s)", FormatNumber(1+doc.Epsilon)+"×", FormatNumber(doc.Epsilon))
 	}
+	if len(doc.Rounding) > 0 {
+		quality += "; rounded up after solving"
+	}
 	var waste []string
 	for _, w := range doc.Waste {
-		waste = append(waste, fmt.Sprintf("%s %s%%", w.Resource, FormatNumber(w.Percent)))
+		waste = append(waste, w.Resource+" "+FormatPercent(w.Percent/100))
 	}
 	return fmt.Sprintf("%s, %s cost, K=%d: %d shapes for %d request classes; %s; waste %s",
 		doc.Method, doc.CostFunction, doc.K, len(doc.Shapes), len(doc.Assignments), quality, strings.Join(waste, ", "))

@@ -3,6 +3,7 @@ package xsize
 import (
 	"math"
 	"math/bits"
+	"slices"
 	"time"
 )
 
@@ -15,25 +16,30 @@ const improveTol = 1e-12
 // behind the PTAS on rays (ALGORITHMS.md §1.4) and MaxDP with several node
 // types. Given candidates sorted in a total order (cost, then shape), each
 // with its set of dominated classes, it finds ≤ K of them covering every
-// class with minimum Σ_i w_i·cost(first chosen candidate covering i), the
-// true cost since the first in cost order is the cheapest.
+// class with minimum Σ_i w_i·cost(first chosen candidate covering i) — the
+// true cost, since the first in cost order is the cheapest.
 //
-// States are (covered set S, k, last) where last is the most recently added
-// candidate; containers are added in increasing order, so this is the
-// profile DP of §1.4 with profiles that cover the same classes merged (on a
-// family of nested chains the covered set is fixed by the profile, so the
-// number of states is at most K·Σ_{r≤K} e_r(n_1..n_L), see stateBound).
-// A transition adds a later candidate that covers something new and charges
-// its cost to the newly covered weight. States are expanded bucket by
-// bucket in order of last, so every state is final when expanded.
+// States are (covered set S, k, last), last being the most recently added
+// candidate. Containers are added in increasing order (the total order
+// keeps cost ties, §1.4 pitfall 3), and a transition adds a later candidate
+// that covers something new, charging its cost to the newly covered weight.
+// Any optimal set, sorted and stripped of members that cover nothing new,
+// is such a path, so the DP is exact. This is the profile DP of §1.4 with
+// the profiles that cover the same classes merged: on a family of nested
+// chains the covered set and last are fixed by the profile, so there are at
+// most K·Σ_{r≤K} e_r(n_1..n_L) states (stateBound). States are expanded
+// bucket by bucket in order of last, so each is final when expanded.
 //
-// Branch and bound keeps it practical: a state is dropped when its cost plus
-// Σ_{i∉S} w_i·(cost of the first candidate after last covering i) cannot
-// beat the incumbent ub (an admissible bound: every later container costs at
-// least that), states with one container left are completed directly, and
-// complete solutions lower ub as they appear. The result is
-// min(ub, optimum over the family) up to improveTol. Stored states are
-// capped (refused) and a deadline may stop the run (budget).
+// Branch and bound keeps it practical. A state is dropped when its cost g
+// plus a lower bound h on the rest reaches the incumbent ub: h is the
+// larger of Σ_{i∉S} w_i·(cost of the first candidate after last covering
+// i) and, if multipliers u are given, the Lagrangian bound of the residual
+// problem (lagBound). States with one container left are completed
+// directly by the first later candidate covering the rest, and complete
+// solutions lower ub as they appear. The result is min(ub, optimum over the
+// family) up to improveTol. Stored states are capped (StatusRefused), as is
+// the memory of the per-class tables (maxNextWork), and a deadline stops
+// the run (StatusBudget). Time per expansion O(m·n/64) plus the bounds.
 type coverDP struct {
 	w         []float64
 	cands     []candidate
@@ -59,6 +65,7 @@ const maxNextWork = 2e7
 
 func (dp *coverDP) run() coverResult {
 	n, m := len(dp.w), len(dp.cands)
+	maxStates := min(dp.maxStates, math.MaxInt32/2) // state ids are int32
 	if float64(m+1)*float64(n) > maxNextWork {
 		return coverResult{cost: dp.ub, status: StatusRefused}
 	}
@@ -87,6 +94,10 @@ func (dp *coverDP) run() coverResult {
 		return h
 	}
 	lag := dp.newLagBound()
+	coverers := make([][]int32, n) // per class, the candidates covering it, ascending
+	for c, cd := range dp.cands {
+		cd.cover.each(func(i int) { coverers[i] = append(coverers[i], int32(c)) })
+	}
 	a := &dpArena{nw: nw, table: make([]int32, 1024)}
 	for i := range a.table {
 		a.table[i] = -1
@@ -102,7 +113,7 @@ func (dp *coverDP) run() coverResult {
 			bestParent, bestLast = parent, last
 		}
 	}
-	scratch, tmp := newBitset(n), newBitset(n)
+	scratch := newBitset(n)
 	// push records the transition parent --c--> (s, k, g).
 	newly := newBitset(n)
 	loaded := false // lag holds the expanding state's ρ
@@ -114,26 +125,43 @@ func (dp *coverDP) run() coverResult {
 		if int(k) >= dp.K {
 			return
 		}
-		h := bound(s, int(c)+1)
-		if g+h >= limit {
-			return
-		}
 		if int(k) == dp.K-1 { // one container left: the first later one covering the rest
-			for c2 := int(c) + 1; c2 < m; c2++ {
+			// The simple bound, and the uncovered class with the fewest
+			// covering candidates: only those need checking.
+			h, i0, nf := 0.0, -1, next[int(c)+1]
+			for wi, x := range s {
+				for x = ^x & all[wi]; x != 0; x &= x - 1 {
+					i := wi<<6 | bits.TrailingZeros64(x)
+					h += dp.w[i] * nf[i]
+					if i0 < 0 || len(coverers[i]) < len(coverers[i0]) {
+						i0 = i
+					}
+				}
+			}
+			if g+h >= limit {
+				return
+			}
+			list := coverers[i0]
+			from, _ := slices.BinarySearch(list, int32(c)+1)
+			for _, c2 := range list[from:] {
 				cd := &dp.cands[c2]
-				if all.subsetOf(orInto(tmp, s, cd.cover)) {
+				if coversRest(cd.cover, s, all) {
 					if total := g + cd.cost*weightAndNot(cd.cover, s, dp.w); total < limit {
-						improve(total, a.addOnce(s, k, c, g, parent), int32(c2))
+						improve(total, a.addOnce(s, k, c, g, parent), c2)
 					}
 					return
 				}
 			}
 			return
 		}
-		if id, _ := a.lookup(s, k, c); id >= 0 {
+		if id, _ := a.lookup(s, k, c); id >= 0 { // its bound a.h[id] is already known
 			if g < a.g[id] {
 				a.g[id], a.parent[id] = g, parent
 			}
+			return
+		}
+		h := bound(s, int(c)+1)
+		if g+h >= limit {
 			return
 		}
 		if lag != nil {
@@ -174,7 +202,7 @@ func (dp *coverDP) run() coverResult {
 	count := 0
 	for c := range m {
 		for _, id := range buckets[c] {
-			if int64(len(a.k)) > dp.maxStates {
+			if int64(len(a.k)) > maxStates {
 				res.status, res.states = StatusRefused, int64(len(a.k))
 				return res
 			}
@@ -213,4 +241,14 @@ func stateBound(chainSizes []int, K int) float64 {
 		s += x
 	}
 	return min(s*float64(K), math.MaxFloat64) // finite, so it encodes as JSON
+}
+
+// coversRest reports whether cover ⊇ all \ s.
+func coversRest(cover, s, all bitset) bool {
+	for i, x := range all {
+		if x&^s[i]&^cover[i] != 0 {
+			return false
+		}
+	}
+	return true
 }

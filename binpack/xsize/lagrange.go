@@ -54,9 +54,10 @@ func (in *instance) lagrangianBound(ub float64) (float64, bool) {
 // on the optimum over C. u starts at w_i·cost(p_i) (where L is the
 // own-shapes bound) and follows subgradient steps g_i = 1 − #{open c :
 // w_i a_c < u_i} with Polyak's step θ(ub − L)/‖g‖², θ starting at 2 and
-// halving after lagrangeIdle idle iterations (Beasley, "Lagrangean heuristics for location problems",
-// EJOR 65, 1993). It returns the best L and its u; false if the work limit
-// leaves fewer than 10 iterations.
+// halving after lagrangeIdle idle iterations (Held–Karp style; see Beasley,
+// "Lagrangean heuristics for location problems", EJOR 65, 1993). It
+// returns the best L and its u; false if the work limit leaves fewer than
+// 10 iterations. Cost O(iterations·(Σ_c |cover(c)| + |C| log |C|)).
 func (in *instance) subgradient(cands []candidate, ub float64) (float64, []float64, bool) {
 	n := in.n()
 	work := 0

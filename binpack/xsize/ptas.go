@@ -19,10 +19,14 @@ type PTASOptions struct {
 	// discarded, so the result depends only on the completed steps.
 	Budget time.Duration
 	// MaxStates caps the DP states stored in one step (default
-	// DefaultMaxStates). If the a-priori StateBound is within the cap the
-	// step always completes; otherwise it runs and is refused if it stores
-	// more than MaxStates states, which ends the loop.
-	MaxStates int64
+	// DefaultMaxStates, at most 2^30). The a-priori StateBound is counted
+	// before the step runs: within the cap the step always completes;
+	// above it the step is refused at once if StrictStates, and otherwise
+	// runs (branch and bound usually stores far fewer states) and is
+	// refused if it stores more than MaxStates. A refused step ends the
+	// loop.
+	MaxStates    int64
+	StrictStates bool
 	// Progress, if set, is called after every step.
 	Progress func(Step)
 	// Local configures the local search that provides the first incumbent
@@ -145,6 +149,9 @@ func (in *instance) ptasStep(fam rayFamily, best **Solution, o PTASOptions, dead
 	maxStates := o.MaxStates
 	if st.StateBound <= float64(maxStates) {
 		maxStates = math.MaxInt64 // the a-priori bound guarantees completion
+	} else if o.StrictStates {
+		st.Status, st.Cost = StatusRefused, (*best).Cost
+		return st, nil
 	}
 	dp := &coverDP{w: in.w, cands: fam.cands, K: in.k, maxStates: maxStates,
 		deadline: deadline, ub: (*best).Cost}

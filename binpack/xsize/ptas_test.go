@@ -114,6 +114,14 @@ func TestPTASStepsAndLimits(t *testing.T) {
 	if len(r.Steps) != 1 || r.Steps[0].Status != StatusRefused || r.Method != "local" || r.Epsilon != 0 {
 		t.Errorf("refused first step: %+v", r)
 	}
+	// StrictStates refuses on the a-priori bound alone, (1+n₁)·K ≥ 8 > 2.
+	st, err := PTAS(p, PTASOptions{Eps: 1, MinEps: 0.1, MaxStates: 2, StrictStates: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Steps) != 1 || st.Steps[0].Status != StatusRefused || st.Steps[0].States != 0 || st.Method != "local" {
+		t.Errorf("strict refusal: %+v", st)
+	}
 	// An expired budget stops the loop before the first step.
 	b, err := PTAS(p, PTASOptions{Eps: 0.1, MinEps: 0.1, Budget: time.Nanosecond})
 	if err != nil {

@@ -9,21 +9,33 @@ import (
 )
 
 // maxExactCover: up to this many maximal node types, nodeCover enumerates
-// subsets (2^M) and is exact; beyond, it is greedy.
-const maxExactCover = 16
+// subsets (2^M) and is exact; beyond, it is greedy (and may then report
+// infeasibility for a K that a smaller cover would allow).
+const maxExactCover = 12
 
 // nodeCover returns a smallest set of maximal node types such that every
-// class fits one of them (the first such set in lexicographic order). The
+// class fits one of them (the first in increasing bit-mask order). The
 // instance is feasible iff its size is ≤ K: every shape fits a node type, so
 // the shapes' node types cover the classes; conversely each covering node
-// type N can take the shape max{p ≤ N assigned to it}.
+// type N can take the shape max{p ≤ N assigned to it}. Classes are reduced
+// to their distinct fit signatures s; cost O(2^M·M·s) for M ≤
+// maxExactCover, O(M²·s) greedy beyond.
 func (in *instance) nodeCover() []int {
 	M := len(in.nodes)
-	fits := make([][]bool, in.n()) // fits[i][j]: class i fits node type j
-	for i, s := range in.size {
-		fits[i] = make([]bool, M)
+	var fits [][]bool         // distinct rows fits[.][j]: a class fits node type j
+	seen := map[string]bool{} // lookup only
+	for _, s := range in.size {
+		row := make([]bool, M)
+		key := make([]byte, M)
 		for j, N := range in.nodes {
-			fits[i][j] = binpack.Dominates(N, s)
+			row[j] = binpack.Dominates(N, s)
+			if row[j] {
+				key[j] = 1
+			}
+		}
+		if !seen[string(key)] {
+			seen[string(key)] = true
+			fits = append(fits, row)
 		}
 	}
 	covers := func(set []bool) bool {
