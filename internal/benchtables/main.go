@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strings"
 	"syscall"
 	"time"
 
@@ -21,22 +23,33 @@ import (
 
 func main() {
 	quick := flag.Bool("quick", false, "smaller sizes only")
+	only := flag.String("only", "", "comma-separated groups to run: fairshare, lp, process, shapes, dag (default all)")
 	flag.Parse()
-	if err := run(*quick); err != nil {
+	if err := run(*quick, *only); err != nil {
 		fmt.Fprintln(os.Stderr, "benchtables:", err)
 		os.Exit(1)
 	}
 }
 
-func run(quick bool) error {
+func run(quick bool, only string) error {
 	fmt.Printf("capplan benchmark tables — %s/%s, %d CPUs, %s\n\n", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version())
-	if err := fairShareTable(quick); err != nil {
-		return err
+	groups := []struct {
+		name  string
+		table func(bool) error
+	}{
+		{"fairshare", fairShareTable}, {"lp", lpTable}, {"process", processTable},
+		{"shapes", shapesTables}, {"dag", dagTables},
 	}
-	if err := lpTable(quick); err != nil {
-		return err
+	var selected []func(bool) error
+	for _, g := range groups {
+		if only == "" || slices.Contains(strings.Split(only, ","), g.name) {
+			selected = append(selected, g.table)
+		}
 	}
-	return processTable(quick)
+	if len(selected) == 0 {
+		return fmt.Errorf("-only %q names no table group (fairshare, lp, process, shapes, dag)", only)
+	}
+	return inOrder(quick, selected...)
 }
 
 type instance struct {

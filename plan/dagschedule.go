@@ -1,0 +1,382 @@
+package plan
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/capplan/capplan/plan/dag"
+)
+
+// Kinds of the DAG documents.
+const (
+	KindDAGSchedule = "DAGSchedule"
+	KindDAGBounds   = "DAGBounds"
+	KindDAGCheck    = "DAGCheck"
+)
+
+// DAGSchedule is the document `capplan dag schedule` writes: one preferred
+// schedule per job DAG, each with its lower bounds and its gap to the best
+// of them. Every schedule in it has passed dag.Check.
+//
+// Times (makespan, bounds, start, end) are in seconds, or in PSPLIB
+// periods for PSPLIB input: ticks × the job's unit.
+type DAGSchedule struct {
+	Header
+	// Format of the input: "psplib", "workload" or "alibaba".
+	Format string `json:"format"`
+	// Method is the scheduler asked for ("best", "graphene", "cp", …).
+	Method string `json:"method"`
+	// Pooled is true when every job was scheduled on one machine holding
+	// the summed capacity of the machines (fragmentation ignored).
+	Pooled bool `json:"pooled,omitempty"`
+	// Machines lists the machines in index order, as groups of identical
+	// machines; a task's machine is an index into this list.
+	Machines []DAGMachineGroup `json:"machines"`
+	Summary  DAGSummary        `json:"summary"`
+	// Jobs are in input order.
+	Jobs []DAGJob `json:"jobs"`
+	// Rejected lists the input's jobs that were not scheduled, and why.
+	Rejected []DAGRejection `json:"rejected,omitempty"`
+}
+
+// DAGBounds is the document `capplan dag bounds` writes: the lower bounds
+// of every job, without schedules.
+type DAGBounds struct {
+	Header
+	Format   string            `json:"format"`
+	Pooled   bool              `json:"pooled,omitempty"`
+	Machines []DAGMachineGroup `json:"machines"`
+	Jobs     []DAGJobInfo      `json:"jobs"`
+	Rejected []DAGRejection    `json:"rejected,omitempty"`
+}
+
+// DAGCheck is the document `capplan dag check` writes: every violation of
+// a given (observed or hand-made) schedule and the gap of its makespan to
+// each lower bound.
+type DAGCheck struct {
+	Header
+	Format   string            `json:"format"`
+	Pooled   bool              `json:"pooled,omitempty"`
+	Machines []DAGMachineGroup `json:"machines"`
+	Summary  DAGCheckSummary   `json:"summary"`
+	Jobs     []DAGCheckJob     `json:"jobs"`
+}
+
+// DAGMachineGroup is Count identical machines with indices First …
+// First+Count−1.
+type DAGMachineGroup struct {
+	Name  string `json:"name"`
+	Count int    `json:"count"`
+	First int    `json:"first"`
+	// Capacity per resource in base units (PSPLIB: units of R1 … Rk).
+	Capacity map[string]float64 `json:"capacity"`
+	// Names are the machines' names when they are not Name-0 … Name-(Count−1)
+	// (kubectl node lists).
+	Names []string `json:"names,omitempty"`
+}
+
+// MachineName returns the name of machine i of the groups ("-" for −1, the
+// machine of a zero-duration task that occupies none).
+func MachineName(groups []DAGMachineGroup, i int) string {
+	for _, g := range groups {
+		if i >= g.First && i < g.First+g.Count {
+			if g.Names != nil {
+				return g.Names[i-g.First]
+			}
+			return g.Name + "-" + strconv.Itoa(i-g.First)
+		}
+	}
+	return "-"
+}
+
+// DAGJobInfo describes one job DAG and its lower bounds.
+type DAGJobInfo struct {
+	Name      string   `json:"name"`
+	NumTasks  int      `json:"numTasks"`
+	Edges     int      `json:"edges"`
+	Stages    int      `json:"stages"`
+	Resources []string `json:"resources"`
+	// Unit is the length of one tick in seconds (1 for PSPLIB periods):
+	// every time of the job is a whole number of units.
+	Unit   float64     `json:"unit"`
+	Bounds DAGBoundSet `json:"bounds"`
+	// ObservedSpan is the run time observed in a trace (Alibaba), and
+	// ObservedGap its gap to the best bound.
+	ObservedSpan *float64 `json:"observedSpan,omitempty"`
+	ObservedGap  *float64 `json:"observedGap,omitempty"`
+}
+
+// DAGBoundSet are the lower bounds on a job's makespan (dag.Bounds), in
+// seconds. Every one is at most the makespan of every feasible schedule.
+type DAGBoundSet struct {
+	// CPLength is the critical path (LB0).
+	CPLength float64 `json:"cpLength"`
+	// TWork is max over resources of Graphene's TWork (unrounded), and
+	// TWorkByResource the value per resource.
+	TWork           float64            `json:"tWork"`
+	TWorkByResource map[string]float64 `json:"tWorkByResource"`
+	// Energy is ⌈TWork⌉ in ticks (LB1).
+	Energy float64 `json:"energy"`
+	// NewLB is the stage-structure bound (with the cut bound).
+	NewLB       float64 `json:"newLB"`
+	NodePacking float64 `json:"nodePacking"`
+	Bin         float64 `json:"bin"`
+	// Best is the largest of the bounds.
+	Best float64 `json:"best"`
+}
+
+// BoundNames are the JSON names of the scalar bounds, in table order.
+var BoundNames = []string{"cpLength", "tWork", "energy", "newLB", "nodePacking", "bin", "best"}
+
+// Values returns the bounds in the order of BoundNames.
+func (b DAGBoundSet) Values() []float64 {
+	return []float64{b.CPLength, b.TWork, b.Energy, b.NewLB, b.NodePacking, b.Bin, b.Best}
+}
+
+// DAGJob is one job's schedule with its evidence.
+type DAGJob struct {
+	DAGJobInfo
+	Makespan float64 `json:"makespan"`
+	// Gap is Makespan/Bounds.Best − 1; Optimal is true when the makespan
+	// equals the best bound.
+	Gap     float64 `json:"gap"`
+	Optimal bool    `json:"optimal"`
+	// Method is the scheduler that produced the schedule (for "best", the
+	// winner, such as "graphene" or "psgs-lft+fbi").
+	Method string `json:"method"`
+	// Schedules counts the schedule generation passes spent ("best").
+	Schedules int `json:"schedules,omitempty"`
+	// MachinesMakespan, in pooled mode, is the same method's makespan on
+	// the machines themselves; the difference is the cost of fragmentation.
+	MachinesMakespan *float64 `json:"machinesMakespan,omitempty"`
+	// Compare holds the makespan of each method asked for with --compare.
+	Compare map[string]float64 `json:"compare,omitempty"`
+	// Order lists the task IDs by start time (ties: end, then index): the
+	// preferred order a runtime enforces.
+	Order []string  `json:"order"`
+	Tasks []DAGTask `json:"tasks"`
+}
+
+// DAGTask is one task's place in a schedule: machine index (−1 for a
+// zero-duration task that occupies none) and interval [start, end).
+type DAGTask struct {
+	ID      string  `json:"id"`
+	Start   float64 `json:"start"`
+	End     float64 `json:"end"`
+	Machine int     `json:"machine"`
+}
+
+// DAGRejection is an input job (or line) that was not scheduled.
+type DAGRejection struct {
+	Job    string `json:"job,omitempty"`
+	Line   int    `json:"line,omitempty"`
+	Reason string `json:"reason"`
+}
+
+// DAGSummary aggregates a DAGSchedule.
+type DAGSummary struct {
+	Jobs     int `json:"jobs"`
+	Tasks    int `json:"tasks"`
+	Rejected int `json:"rejected"`
+	Optimal  int `json:"optimal"`
+	// MeanGap and MaxGap are over the jobs' gaps to their best bounds.
+	MeanGap float64 `json:"meanGap"`
+	MaxGap  float64 `json:"maxGap"`
+}
+
+// DAGCheckJob is the verdict on one job's schedule.
+type DAGCheckJob struct {
+	DAGJobInfo
+	Makespan float64 `json:"makespan"`
+	// Gap is the gap to the best bound; Gaps the gap to each bound by the
+	// names of BoundNames (0 when a bound is 0).
+	Gap        float64            `json:"gap"`
+	Gaps       map[string]float64 `json:"gaps"`
+	Feasible   bool               `json:"feasible"`
+	Violations []DAGViolation     `json:"violations"`
+}
+
+// DAGViolation is one broken constraint (dag.Violation), times in seconds.
+type DAGViolation struct {
+	// Kind is "precedence", "capacity", "duration" or "machine".
+	Kind string `json:"kind"`
+	Task string `json:"task"`
+	// Pred is the latest-ending predecessor Task overlaps (precedence).
+	Pred string `json:"pred,omitempty"`
+	// Machine is the machine index (capacity, machine), else −1.
+	Machine int `json:"machine"`
+	// Time and Until: Task's start and the predecessor's end
+	// (precedence), the overloaded interval (capacity), or Task's
+	// interval (duration).
+	Time  float64 `json:"time"`
+	Until float64 `json:"until"`
+	// Resource, peak Used and Capacity (capacity).
+	Resource string  `json:"resource,omitempty"`
+	Used     float64 `json:"used,omitempty"`
+	Capacity float64 `json:"capacity,omitempty"`
+	// Message says it in one line.
+	Message string `json:"message"`
+}
+
+// DAGCheckSummary aggregates a DAGCheck.
+type DAGCheckSummary struct {
+	Jobs       int `json:"jobs"`
+	Tasks      int `json:"tasks"`
+	Feasible   int `json:"feasible"`
+	Violations int `json:"violations"`
+}
+
+// NewDAGJobInfo describes d on machines with its bounds b (dag.LowerBounds).
+func NewDAGJobInfo(d *dag.DAG, b dag.Bounds) DAGJobInfo {
+	sec := d.Seconds
+	info := DAGJobInfo{
+		Name: d.Name, NumTasks: d.N(), Edges: d.Edges(), Stages: len(d.Stages),
+		Resources: d.Resources, Unit: d.Unit,
+		Bounds: DAGBoundSet{
+			CPLength: sec(b.CP), Energy: sec(b.Energy), NewLB: sec(b.NewLB),
+			NodePacking: sec(b.NodePacking), Bin: sec(b.Bin), Best: sec(b.Best),
+			TWorkByResource: map[string]float64{},
+		},
+	}
+	for r, w := range b.TWork {
+		v := w * d.Unit
+		info.Bounds.TWorkByResource[d.Resources[r]] = v
+		info.Bounds.TWork = math.Max(info.Bounds.TWork, v)
+	}
+	if info.Resources == nil {
+		info.Resources = []string{}
+	}
+	return info
+}
+
+// NewDAGJob builds a job's record from a schedule produced by method. It
+// returns an error, an internal one, when the schedule fails dag.Check or
+// is shorter than the best lower bound: neither may be written.
+func NewDAGJob(d *dag.DAG, machines [][]float64, s *dag.Schedule, b dag.Bounds, method string) (DAGJob, error) {
+	if v := dag.Check(d, machines, s); len(v) > 0 {
+		return DAGJob{}, fmt.Errorf("internal error: %s: the %s schedule fails the check: %v (and %d more)", d.Name, method, v[0], len(v)-1)
+	}
+	ms := s.Makespan()
+	if ms < b.Best {
+		return DAGJob{}, fmt.Errorf("internal error: %s: the %s schedule's makespan %d is below the lower bound %d", d.Name, method, ms, b.Best)
+	}
+	lo := int64(0)
+	if d.N() > 0 {
+		lo = s.Start[0]
+		for _, t := range s.Start {
+			lo = min(lo, t)
+		}
+	}
+	j := DAGJob{
+		DAGJobInfo: NewDAGJobInfo(d, b),
+		Makespan:   d.Seconds(ms),
+		Gap:        dag.Gap(ms, b.Best),
+		Optimal:    ms == b.Best,
+		Method:     method,
+		Order:      make([]string, 0, d.N()),
+		Tasks:      make([]DAGTask, d.N()),
+	}
+	for _, i := range s.Order() {
+		j.Order = append(j.Order, d.Tasks[i].ID)
+	}
+	for i := range d.Tasks {
+		j.Tasks[i] = DAGTask{ID: d.Tasks[i].ID, Start: d.Seconds(s.Start[i] - lo), End: d.Seconds(s.End[i] - lo), Machine: s.Machine[i]}
+	}
+	return j, nil
+}
+
+// NewDAGCheckJob records the assessment of an observed schedule of d.
+func NewDAGCheckJob(d *dag.DAG, a dag.Assessment) DAGCheckJob {
+	info := NewDAGJobInfo(d, a.Bounds)
+	j := DAGCheckJob{
+		DAGJobInfo: info,
+		Makespan:   d.Seconds(a.Makespan),
+		Gap:        a.Gap,
+		Gaps:       map[string]float64{},
+		Feasible:   len(a.Violations) == 0,
+		Violations: []DAGViolation{},
+	}
+	ms := j.Makespan
+	for k, v := range info.Bounds.Values() {
+		j.Gaps[BoundNames[k]] = gap(ms, v)
+	}
+	for _, v := range a.Violations {
+		j.Violations = append(j.Violations, newDAGViolation(d, v))
+	}
+	return j
+}
+
+// gap is makespan/bound − 1, 0 when the bound is not positive.
+func gap(makespan, bound float64) float64 {
+	if bound <= 0 {
+		return 0
+	}
+	return makespan/bound - 1
+}
+
+func newDAGViolation(d *dag.DAG, v dag.Violation) DAGViolation {
+	out := DAGViolation{Kind: v.Kind.String(), Task: v.Task, Machine: -1, Time: d.Seconds(v.Time), Until: d.Seconds(v.Until)}
+	num := strconv.FormatFloat
+	t, u := num(out.Time, 'f', -1, 64), num(out.Until, 'f', -1, 64)
+	switch v.Kind {
+	case dag.Precedence:
+		out.Pred = v.Pred
+		out.Message = fmt.Sprintf("task %s starts at %s, before its predecessor %s ends at %s", v.Task, t, v.Pred, u)
+	case dag.Capacity:
+		out.Machine, out.Resource, out.Used, out.Capacity = v.Machine, v.Resource, v.Used, v.Capacity
+		out.Message = fmt.Sprintf("machine %d is over its %s capacity over [%s, %s): %s used > %s (overload starts with task %s)",
+			v.Machine, v.Resource, t, u, num(v.Used, 'f', -1, 64), num(v.Capacity, 'f', -1, 64), v.Task)
+	case dag.Duration:
+		out.Machine = v.Machine
+		want := d.Seconds(taskDuration(d, v.Task))
+		out.Message = fmt.Sprintf("task %s runs over [%s, %s), %s long, but its duration is %s", v.Task, t, u,
+			num(out.Until-out.Time, 'f', -1, 64), num(want, 'f', -1, 64))
+	default:
+		out.Machine = v.Machine
+		out.Time, out.Until = 0, 0
+		if v.Machine < 0 {
+			out.Message = fmt.Sprintf("task %s has a positive duration but no machine", v.Task)
+		} else {
+			out.Message = fmt.Sprintf("task %s is on machine %d, which does not exist", v.Task, v.Machine)
+		}
+	}
+	return out
+}
+
+func taskDuration(d *dag.DAG, id string) int64 {
+	if i, ok := d.Index(id); ok {
+		return d.Tasks[i].Duration
+	}
+	return 0
+}
+
+// Summarize fills doc.Summary from its jobs and rejections.
+func (doc *DAGSchedule) Summarize() {
+	s := DAGSummary{Jobs: len(doc.Jobs), Rejected: len(doc.Rejected)}
+	for _, j := range doc.Jobs {
+		s.Tasks += j.NumTasks
+		if j.Optimal {
+			s.Optimal++
+		}
+		s.MeanGap += j.Gap
+		s.MaxGap = math.Max(s.MaxGap, j.Gap)
+	}
+	if s.Jobs > 0 {
+		s.MeanGap /= float64(s.Jobs)
+	}
+	doc.Summary = s
+}
+
+// Summarize fills doc.Summary from its jobs.
+func (doc *DAGCheck) Summarize() {
+	s := DAGCheckSummary{Jobs: len(doc.Jobs)}
+	for _, j := range doc.Jobs {
+		s.Tasks += j.NumTasks
+		s.Violations += len(j.Violations)
+		if j.Feasible {
+			s.Feasible++
+		}
+	}
+	doc.Summary = s
+}

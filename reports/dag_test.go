@@ -1,0 +1,119 @@
+package reports
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/capplan/capplan/plan"
+)
+
+// dagDoc is a one-job DAGSchedule: a → b on two machines of 4 cpu.
+func dagDoc() *plan.DAGSchedule {
+	seed := int64(7)
+	doc := &plan.DAGSchedule{
+		Header: plan.Header{APIVersion: plan.APIVersion, Kind: plan.KindDAGSchedule, Generator: "capplan test",
+			Inputs: []plan.Input{{Role: "workload", Path: "w.yaml", SHA256: "abc"}}, Flags: map[string]string{"method": "cp"}, Seed: &seed},
+		Format: "workload", Method: "cp",
+		Machines: []plan.DAGMachineGroup{{Name: "m", Count: 2, Capacity: map[string]float64{"cpu": 4, "memory": 8 << 30}}},
+		Jobs: []plan.DAGJob{{
+			DAGJobInfo: plan.DAGJobInfo{Name: "j", NumTasks: 2, Edges: 1, Stages: 2, Resources: []string{"cpu"}, Unit: 1,
+				Bounds: plan.DAGBoundSet{CPLength: 30, TWork: 2.5, Energy: 3, NewLB: 30, NodePacking: 30, Bin: 20, Best: 30}},
+			Makespan: 30, Method: "cp", Optimal: true,
+			Order: []string{"a", "b"},
+			Tasks: []plan.DAGTask{{ID: "b", Start: 10, End: 30, Machine: 1}, {ID: "a", Start: 0, End: 10, Machine: 0}},
+		}},
+	}
+	doc.Summarize()
+	return doc
+}
+
+func TestDAGScheduleText(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteDAGScheduleText(&b, dagDoc(), false); err != nil {
+		t.Fatal(err)
+	}
+	want := `# cp schedules of 1 job, 2 tasks (workload) on 2 × m (cpu 4, memory 8Gi): 1 optimal, gap to the best bound mean 0%, max 0%; 0 rejected
+
+# Jobs
+job	tasks	makespan	cpLength	tWork	energy	newLB	nodePacking	bin	best bound	gap	method	optimal
+j	2	30	30	2.5	3	30	30	20	30	0%	cp	yes
+
+# Tasks of j
+task	start	end	machine
+a	0	10	m-0
+b	10	30	m-1
+`
+	if b.String() != want {
+		t.Errorf("got:\n%s\nwant:\n%s", b.String(), want)
+	}
+	b.Reset()
+	if err := WriteDAGScheduleText(&b, dagDoc(), true); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "JOB   TASKS   MAKESPAN") {
+		t.Errorf("terminal:\n%s", b.String())
+	}
+}
+
+func TestDAGScheduleCSVAndWorkbook(t *testing.T) {
+	doc := dagDoc()
+	doc.Pooled = true
+	ms := 40.0
+	doc.Jobs[0].MachinesMakespan = &ms
+	doc.Jobs[0].Compare = map[string]float64{"bfs": 35}
+	var b bytes.Buffer
+	if err := WriteDAGScheduleCSV(&b, doc); err != nil {
+		t.Fatal(err)
+	}
+	want := "name,numTasks,edges,makespan,cpLength,tWork,energy,newLB,nodePacking,bin,best,gap,method,optimal,machinesMakespan,compare:bfs\n" +
+		"j,2,1,30,30,2.5,3,30,30,20,30,0,cp,true,40,35\n"
+	if b.String() != want {
+		t.Errorf("csv:\n%s\nwant:\n%s", b.String(), want)
+	}
+	wb, err := DAGScheduleWorkbook(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := wb.Sheets(); !slices.Equal(got, []string{"Summary", "Jobs", "Tasks", "Machines"}) {
+		t.Errorf("sheets %v", got)
+	}
+	rows, err := wb.Excel().GetRows("Tasks")
+	if err != nil || len(rows) != 3 || !slices.Equal(rows[2], []string{"j", "b", "10", "30", "1", "m-1"}) {
+		t.Errorf("Tasks sheet %v, %v", rows, err)
+	}
+}
+
+func TestDAGCheckText(t *testing.T) {
+	doc := &plan.DAGCheck{
+		Header:   plan.Header{Kind: plan.KindDAGCheck},
+		Format:   "psplib",
+		Machines: []plan.DAGMachineGroup{{Name: "machine", Count: 1, Capacity: map[string]float64{"R1": 4}}},
+		Jobs: []plan.DAGCheckJob{{
+			DAGJobInfo: plan.DAGJobInfo{Name: "p", NumTasks: 2, Bounds: plan.DAGBoundSet{CPLength: 8, TWork: 4, Energy: 4, NewLB: 8, NodePacking: 8, Bin: 4, Best: 8}},
+			Makespan:   10, Gap: 0.25,
+			Gaps:       map[string]float64{"cpLength": 0.25, "tWork": 1.5, "energy": 1.5, "newLB": 0.25, "nodePacking": 0.25, "bin": 1.5, "best": 0.25},
+			Violations: []plan.DAGViolation{{Kind: "precedence", Task: "3", Pred: "2", Machine: -1, Time: 4, Until: 5, Message: "task 3 starts at 4, before its predecessor 2 ends at 5"}},
+		}},
+	}
+	doc.Summarize()
+	var b bytes.Buffer
+	if err := WriteDAGCheckText(&b, doc, false); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"# checked 1 job, 2 tasks (psplib) on 1 × machine (R1 4): INFEASIBLE: 1 violation in 1 of them\n",
+		"p\tprecedence\t3\t4\t5\ttask 3 starts at 4, before its predecessor 2 ends at 5\n",
+		"p\tcpLength\t8\t10\t25%\n",
+		"p\ttWork\t4\t10\t150%\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text lacks %q:\n%s", want, out)
+		}
+	}
+	if _, err := DAGCheckWorkbook(doc); err != nil {
+		t.Fatal(err)
+	}
+}
