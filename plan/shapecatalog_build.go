@@ -7,6 +7,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/resource"
 
+	"github.com/capplan/capplan/binpack"
 	"github.com/capplan/capplan/binpack/xsize"
 	"github.com/capplan/capplan/datasets"
 )
@@ -213,7 +214,7 @@ func NewShapeCatalog(h Header, in *ShapeInput, sol *xsize.Solution, granularity 
 			sh.Size[dim] = base(j, shape[j])
 		}
 		for n, cap := range p.Nodes {
-			if dominates(cap, shape) {
+			if binpack.Dominates(cap, shape) {
 				sh.Fits = append(sh.Fits, in.Groups[n]...)
 			}
 		}
@@ -280,11 +281,29 @@ func shapeCost(p *xsize.Problem, shape []float64) float64 {
 	return sum
 }
 
-func dominates(a, b []float64) bool {
-	for j := range a {
-		if a[j] < b[j] {
-			return false
+// CheckCatalog verifies a catalog independently of the solver that made
+// it, with exact comparisons: at most K shapes, every shape fits at least
+// one node type, and every request fits its assigned shape.
+func CheckCatalog(p *xsize.Problem, s *xsize.Solution) error {
+	if len(s.Shapes) > p.K {
+		return fmt.Errorf("catalog has %d shapes, K is %d", len(s.Shapes), p.K)
+	}
+	for i, sh := range s.Shapes {
+		fits := false
+		for _, n := range p.Nodes {
+			fits = fits || binpack.Dominates(n, sh)
+		}
+		if !fits {
+			return fmt.Errorf("shape %d %v fits no node type", i+1, sh)
 		}
 	}
-	return true
+	if len(s.Assign) != len(p.Requests) {
+		return fmt.Errorf("catalog assigns %d of %d requests", len(s.Assign), len(p.Requests))
+	}
+	for r, req := range p.Requests {
+		if a := s.Assign[r]; a < 0 || a >= len(s.Shapes) || !binpack.Dominates(s.Shapes[a], req.Size) {
+			return fmt.Errorf("request %d %v does not fit its shape", r, req.Size)
+		}
+	}
+	return nil
 }

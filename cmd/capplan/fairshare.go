@@ -20,16 +20,13 @@ import (
 type fairShareOptions struct {
 	io *ioStreams
 
-	ClusterPath string
-	DemandPath  string
-	Example     bool
-	RackLabel   string
-	Method      string
-	Backend     string
-	Integral    bool
-	PerNode     bool
-	Stats       bool
-	output      outputOptions
+	input    inputOptions
+	Method   string
+	Backend  string
+	Integral bool
+	PerNode  bool
+	Stats    bool
+	output   outputOptions
 }
 
 func newFairShareCmd(io *ioStreams, runF func(*fairShareOptions) error) *cobra.Command {
@@ -61,10 +58,7 @@ the flow result.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&opts.ClusterPath, "cluster", "c", "", "cluster inventory `file` (capplan Cluster or kubectl get nodes -o json)")
-	f.StringVarP(&opts.DemandPath, "demand", "d", "", "demand `file` (capplan Demand)")
-	f.BoolVar(&opts.Example, "example", false, "use the embedded example cluster and demand")
-	f.StringVar(&opts.RackLabel, "rack-label", datasets.RackLabel, "node label holding the rack, for kubectl node lists")
+	opts.input.bind(f)
 	f.StringVar(&opts.Method, "method", "flow", "solver: `flow` (exact) or lp (iterative LP)")
 	f.StringVar(&opts.Backend, "lp-backend", "", "LP backend for --method lp: simplex or clp (default: the fastest built in)")
 	f.BoolVar(&opts.Integral, "integral", false, "allocate whole machines (leximin over integral allocations)")
@@ -77,11 +71,10 @@ the flow result.`,
 }
 
 func (o *fairShareOptions) validate() error {
+	if err := o.input.validate(); err != nil {
+		return err
+	}
 	switch {
-	case o.Example && (o.ClusterPath != "" || o.DemandPath != ""):
-		return usageErrorf("--example cannot be combined with --cluster or --demand")
-	case !o.Example && (o.ClusterPath == "" || o.DemandPath == ""):
-		return usageErrorf("both --cluster and --demand are required (or --example)")
 	case o.Method != "flow" && o.Method != "lp":
 		return usageErrorf("invalid --method %q: valid methods are flow, lp", o.Method)
 	case o.Method == "lp" && o.Integral:
@@ -106,11 +99,8 @@ func (o *fairShareOptions) flags() map[string]string {
 
 func fairShareRun(o *fairShareOptions) error {
 	t0 := time.Now()
-	in, err := loadClusterDemand(o.ClusterPath, o.DemandPath, o.Example, datasets.LoadOptions{RackLabel: o.RackLabel})
+	in, err := o.input.load()
 	if err != nil {
-		return err
-	}
-	if err := datasets.CheckDemand(in.Cluster, in.Demand); err != nil {
 		return err
 	}
 	inst, err := datasets.Coalesce(in.Cluster, in.Demand)

@@ -6,9 +6,50 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/spf13/pflag"
+
 	"github.com/capplan/capplan/datasets"
 	"github.com/capplan/capplan/plan"
 )
+
+// inputOptions are the input flags of the commands that read a cluster and
+// a demand.
+type inputOptions struct {
+	ClusterPath string
+	DemandPath  string
+	Example     bool
+	RackLabel   string
+}
+
+func (o *inputOptions) bind(f *pflag.FlagSet) {
+	f.StringVarP(&o.ClusterPath, "cluster", "c", "", "cluster inventory `file` (capplan Cluster or kubectl get nodes -o json)")
+	f.StringVarP(&o.DemandPath, "demand", "d", "", "demand `file` (capplan Demand)")
+	f.BoolVar(&o.Example, "example", false, "use the embedded example cluster and demand")
+	f.StringVar(&o.RackLabel, "rack-label", datasets.RackLabel, "node label holding the rack, for kubectl node lists")
+}
+
+func (o *inputOptions) validate() error {
+	switch {
+	case o.Example && (o.ClusterPath != "" || o.DemandPath != ""):
+		return usageErrorf("--example cannot be combined with --cluster or --demand")
+	case !o.Example && (o.ClusterPath == "" || o.DemandPath == ""):
+		return usageErrorf("both --cluster and --demand are required (or --example)")
+	}
+	return nil
+}
+
+// load reads the cluster and demand and checks the demand against the
+// cluster.
+func (o *inputOptions) load() (*inputFiles, error) {
+	in, err := loadClusterDemand(o.ClusterPath, o.DemandPath, o.Example, datasets.LoadOptions{RackLabel: o.RackLabel})
+	if err != nil {
+		return nil, err
+	}
+	if err := datasets.CheckDemand(in.Cluster, in.Demand); err != nil {
+		return nil, err
+	}
+	return in, nil
+}
 
 // inputFiles reads the cluster and demand named by flags, or the embedded
 // example when example is set, and returns them with their digests.

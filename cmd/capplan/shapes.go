@@ -11,7 +11,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/capplan/capplan/binpack/xsize"
-	"github.com/capplan/capplan/datasets"
 	"github.com/capplan/capplan/plan"
 	"github.com/capplan/capplan/reports"
 )
@@ -20,10 +19,7 @@ import (
 type shapesOptions struct {
 	io *ioStreams
 
-	ClusterPath string
-	DemandPath  string
-	Example     bool
-	RackLabel   string
+	input       inputOptions
 	K           int
 	Eps         float64
 	Budget      time.Duration
@@ -69,10 +65,7 @@ type, also after rounding up with --round.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&opts.ClusterPath, "cluster", "c", "", "cluster inventory `file` (capplan Cluster or kubectl get nodes -o json)")
-	f.StringVarP(&opts.DemandPath, "demand", "d", "", "demand `file` with request profiles")
-	f.BoolVar(&opts.Example, "example", false, "use the embedded example cluster and demand")
-	f.StringVar(&opts.RackLabel, "rack-label", datasets.RackLabel, "node label holding the rack, for kubectl node lists")
+	opts.input.bind(f)
 	f.IntVarP(&opts.K, "k", "k", 8, "number of shapes")
 	f.Float64Var(&opts.Eps, "eps", 0.1, "PTAS: stop once a step with ε ≤ `eps` completes")
 	f.DurationVar(&opts.Budget, "budget", 30*time.Second, "time budget for ptas and local (0 = none)")
@@ -90,11 +83,10 @@ type, also after rounding up with --round.`,
 }
 
 func (o *shapesOptions) validate() error {
+	if err := o.input.validate(); err != nil {
+		return err
+	}
 	switch {
-	case o.Example && (o.ClusterPath != "" || o.DemandPath != ""):
-		return usageErrorf("--example cannot be combined with --cluster or --demand")
-	case !o.Example && (o.ClusterPath == "" || o.DemandPath == ""):
-		return usageErrorf("both --cluster and --demand are required (or --example)")
 	case o.K < 1:
 		return usageErrorf("invalid -k %d: want at least 1 shape", o.K)
 	case o.Eps <= 0 || o.Eps > 1:
@@ -158,11 +150,8 @@ func (o *shapesOptions) flags() map[string]string {
 
 func shapesRun(o *shapesOptions) error {
 	t0 := time.Now()
-	in, err := loadClusterDemand(o.ClusterPath, o.DemandPath, o.Example, datasets.LoadOptions{RackLabel: o.RackLabel})
+	in, err := o.input.load()
 	if err != nil {
-		return err
-	}
-	if err := datasets.CheckDemand(in.Cluster, in.Demand); err != nil {
 		return err
 	}
 	cost, _ := xsize.ParseCost(o.Cost)
@@ -184,9 +173,7 @@ func shapesRun(o *shapesOptions) error {
 			return err
 		}
 	}
-	// Independent check of the final catalog: every request fits its
-	// shape, every shape fits a node type.
-	if err := checkCatalog(si.Problem, sol); err != nil {
+	if err := plan.CheckCatalog(si.Problem, sol); err != nil {
 		return fmt.Errorf("internal error: %w", err)
 	}
 	tDone := time.Now()
@@ -227,37 +214,4 @@ func (o *shapesOptions) solve(p *xsize.Problem) (*xsize.Solution, error) {
 		}
 	}
 	return xsize.PTAS(p, xsize.PTASOptions{MinEps: o.Eps, Budget: o.Budget, Progress: progress, Local: xsize.LocalOptions{Seed: o.Seed}})
-}
-
-// checkCatalog verifies a catalog independently of the solver: every
-// request is dominated by its assigned shape, no cheaper shape dominates
-// it, and every shape fits at least one node type.
-func checkCatalog(p *xsize.Problem, s *xsize.Solution) error {
-	if len(s.Shapes) > p.K {
-		return fmt.Errorf("catalog has %d shapes, K is %d", len(s.Shapes), p.K)
-	}
-	for i, sh := range s.Shapes {
-		fits := false
-		for _, n := range p.Nodes {
-			fits = fits || dominatesVec(n, sh)
-		}
-		if !fits {
-			return fmt.Errorf("shape %d %v fits no node type", i+1, sh)
-		}
-	}
-	for r, req := range p.Requests {
-		if a := s.Assign[r]; a < 0 || a >= len(s.Shapes) || !dominatesVec(s.Shapes[a], req.Size) {
-			return fmt.Errorf("request %d %v does not fit its shape", r, req.Size)
-		}
-	}
-	return nil
-}
-
-func dominatesVec(a, b []float64) bool {
-	for j := range a {
-		if a[j] < b[j] {
-			return false
-		}
-	}
-	return true
 }
