@@ -1,0 +1,143 @@
+package vbp
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"strings"
+)
+
+// Options configures Solve. The zero value is usable.
+type Options struct {
+	// Seed drives the randomised orders; equal seeds give equal results.
+	Seed uint64
+	// MaxIterations caps the improvement work per packing improved, in
+	// units of one bin scanned (0 means DefaultMaxIterations).
+	MaxIterations int
+}
+
+// DefaultMaxIterations is the improvement budget used when
+// Options.MaxIterations is 0.
+const DefaultMaxIterations = 200000
+
+// randomOrders is how many seeded random-weight FFD orders Solve adds to the
+// deterministic heuristics.
+const randomOrders = 4
+
+// improveTop is how many of the best constructive packings get improved.
+const improveTop = 10
+
+// nodeLimit bounds the branch-and-bound nodes of one bin's knapsack in the
+// node-at-a-time greedy.
+const nodeLimit = 2000
+
+// Result is the best packing Solve found.
+type Result struct {
+	Packing    Packing
+	Bins       int
+	LowerBound Bounds
+	// Method names the constructive heuristic, with "+improve" when the
+	// improvement step removed bins.
+	Method string
+	Seed   uint64
+}
+
+type method struct {
+	name string
+	run  func(p *problem) Packing
+}
+
+// methods are the deterministic constructive heuristics, by name.
+var methods = []method{
+	{"ffd-sum", func(p *problem) Packing { return p.ffd(keySum) }},
+	{"ffd-max", func(p *problem) Packing { return p.ffd(keyMax) }},
+	{"ffd-l2", func(p *problem) Packing { return p.ffd(keyL2) }},
+	{"dot-product", func(p *problem) Packing { return p.binCentric(scoreDot) }},
+	{"l2-norm", func(p *problem) Packing { return p.binCentric(scoreL2) }},
+	{"node-knapsack", func(p *problem) Packing { return p.nodeGreedy(nodeLimit) }},
+}
+
+// Methods lists the names accepted by Construct.
+func Methods() []string {
+	out := make([]string, len(methods))
+	for i, m := range methods {
+		out[i] = m.name
+	}
+	return out
+}
+
+// Construct runs one named constructive heuristic (see Methods) without
+// improvement. Unknown names give an error listing the valid ones.
+func Construct(inst *Instance, name string) (Packing, error) {
+	p, err := newProblem(inst)
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range methods {
+		if m.name == name {
+			return m.run(p), nil
+		}
+	}
+	return nil, fmt.Errorf("vbp: unknown method %q (valid: %s)", name, strings.Join(Methods(), ", "))
+}
+
+// Solve packs inst into few bins: it runs every constructive heuristic
+// plus randomOrders first-fit orders by a seeded random positive weighting
+// of the dimensions, improves the improveTop best packings (see improve),
+// and returns the best, with the lower bound. It stops early once a packing
+// meets the lower bound. Every returned packing has passed Check.
+//
+// Errors: an instance with an item larger than a bin gives an
+// *ItemTooLargeError; other malformed instances wrap ErrInvalid.
+// Cost O(n²·d) per heuristic plus the improvement budget.
+func Solve(inst *Instance, opt Options) (*Result, error) {
+	p, err := newProblem(inst)
+	if err != nil {
+		return nil, err
+	}
+	if opt.MaxIterations <= 0 {
+		opt.MaxIterations = DefaultMaxIterations
+	}
+	res := &Result{LowerBound: p.bounds(), Seed: opt.Seed}
+	if p.n == 0 {
+		res.Packing, res.Method = Packing{}, "empty"
+		return res, nil
+	}
+	lb := res.LowerBound.Best
+	type cand struct {
+		name string
+		pk   Packing
+	}
+	var cands []cand
+	for _, m := range methods {
+		cands = append(cands, cand{m.name, m.run(p)})
+	}
+	rng := rand.New(rand.NewPCG(opt.Seed, 0x7662702d736f6c76)) // "vbp-solv"
+	for r := 0; r < randomOrders; r++ {
+		alpha := make([]float64, p.d)
+		for k := range alpha {
+			alpha[k] = 0.5 + rng.Float64()
+		}
+		key := func(w []float64) float64 {
+			s := 0.0
+			for k, v := range w {
+				s += alpha[k] * v
+			}
+			return s
+		}
+		cands = append(cands, cand{fmt.Sprintf("ffd-random%d", r), p.ffd(key)})
+	}
+	sort.SliceStable(cands, func(a, b int) bool { return len(cands[a].pk) < len(cands[b].pk) })
+	best := cands[0]
+	for i := 0; i < len(cands) && i < improveTop && len(best.pk) > lb; i++ {
+		pk := p.improve(cands[i].pk, lb, opt.MaxIterations)
+		if len(pk) < len(best.pk) {
+			best = cand{cands[i].name + "+improve", pk}
+		}
+	}
+	if err := Check(inst, best.pk); err != nil {
+		return nil, fmt.Errorf("vbp: internal error: method %s: %w", best.name, err)
+	}
+	res.Packing, res.Bins, res.Method = best.pk, len(best.pk), best.name
+	return res, nil
+}
