@@ -73,6 +73,7 @@ plans with proven quality, and writes them for schedulers and spreadsheets.`,
 		newFairShareCmd(io, nil),
 		newImportCmd(io),
 		newShapesCmd(io),
+		newPackCmd(io),
 		newDAGCmd(io),
 	)
 	return root
