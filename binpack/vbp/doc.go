@@ -6,6 +6,6 @@
 // Mommessin et al. (Panigrahy and Triplet sets), computes lower bounds,
 // runs constructive heuristics (first-fit decreasing, Panigrahy et al.'s
 // dot-product and L2 bin-centric rules, node-at-a-time knapsack filling),
-// improves the best packings by emptying bins, and verifies every packing
-// independently with Check.
+// improves the best packings by emptying bins and by a pool-based tabu
+// search, and verifies every packing independently with Check.
 package vbp

@@ -14,11 +14,19 @@ type Options struct {
 	// MaxIterations caps the improvement work per packing improved, in
 	// units of one bin scanned (0 means DefaultMaxIterations).
 	MaxIterations int
+	// SearchIterations caps the pool-based tabu search run on the best
+	// packing after improvement, in work units of about one bin scanned
+	// (0 means DefaultSearchIterations; negative disables the search).
+	SearchIterations int
 }
 
 // DefaultMaxIterations is the improvement budget used when
 // Options.MaxIterations is 0.
 const DefaultMaxIterations = 200000
+
+// DefaultSearchIterations is the search budget used when
+// Options.SearchIterations is 0.
+const DefaultSearchIterations = 4000000
 
 // randomOrders is how many seeded random-weight FFD orders Solve adds to the
 // deterministic heuristics.
@@ -37,7 +45,7 @@ type Result struct {
 	Bins       int
 	LowerBound Bounds
 	// Method names the constructive heuristic, with "+improve" when the
-	// improvement step removed bins.
+	// improvement step removed bins and "+search" when the tabu search did.
 	Method string
 	Seed   uint64
 }
@@ -84,8 +92,9 @@ func Construct(inst *Instance, name string) (Packing, error) {
 // Solve packs inst into few bins: it runs every constructive heuristic
 // plus randomOrders first-fit orders by a seeded random positive weighting
 // of the dimensions, improves the improveTop best packings (see improve),
-// and returns the best, with the lower bound. It stops early once a packing
-// meets the lower bound. Every returned packing has passed Check.
+// runs the pool-based tabu search (see search) on the best one while it is
+// above the lower bound, and returns the best, with the lower bound. It
+// stops early once a packing meets the lower bound. Every returned packing has passed Check.
 //
 // Errors: an instance with an item larger than a bin gives an
 // *ItemTooLargeError; other malformed instances wrap ErrInvalid.
@@ -133,6 +142,15 @@ func Solve(inst *Instance, opt Options) (*Result, error) {
 		pk := p.improve(cands[i].pk, lb, opt.MaxIterations)
 		if len(pk) < len(best.pk) {
 			best = cand{cands[i].name + "+improve", pk}
+		}
+	}
+	if opt.SearchIterations == 0 {
+		opt.SearchIterations = DefaultSearchIterations
+	}
+	if len(best.pk) > lb && opt.SearchIterations > 0 {
+		srng := rand.New(rand.NewPCG(opt.Seed, 0x7662702d73726368)) // "vbp-srch"
+		if pk := p.search(best.pk, lb, srng, opt.SearchIterations); len(pk) < len(best.pk) {
+			best = cand{best.name + "+search", pk}
 		}
 	}
 	if err := Check(inst, best.pk); err != nil {
