@@ -62,21 +62,7 @@ func NewShapeInput(c *datasets.Cluster, d *datasets.Demand, k int, cost xsize.Co
 	for j, i := range dims {
 		res := c.Resources[i]
 		p.Dims = append(p.Dims, res)
-		whole := true
-		for _, g := range c.Groups {
-			whole = whole && g.Capacity[i].MilliValue()%1000 == 0
-		}
-		for _, a := range d.Applications {
-			for _, r := range a.Requests {
-				if q, ok := r.Shape[res]; ok {
-					whole = whole && q.MilliValue()%1000 == 0
-				}
-			}
-		}
-		in.Units[j] = 1
-		if !whole {
-			in.Units[j] = 1000
-		}
+		in.Units[j] = exactUnit(c.Groups, i, d, res)
 	}
 	value := func(j int, q resource.Quantity) (float64, error) {
 		v := float64(q.MilliValue())
@@ -141,6 +127,26 @@ func NewShapeInput(c *datasets.Cluster, d *datasets.Demand, k int, cost xsize.Co
 	}
 	in.Problem = p
 	return in, nil
+}
+
+// exactUnit returns 1 when every capacity (of groups, in resource i) and
+// every request quantity of res is a whole number of base units, else 1000
+// (milli-units): in that unit every value is an integer, so fits can be
+// decided exactly.
+func exactUnit(groups []datasets.NodeGroup, i int, d *datasets.Demand, res string) float64 {
+	for _, g := range groups {
+		if g.Capacity[i].MilliValue()%1000 != 0 {
+			return 1000
+		}
+	}
+	for _, a := range d.Applications {
+		for _, r := range a.Requests {
+			if q, ok := r.Shape[res]; ok && q.MilliValue()%1000 != 0 {
+				return 1000
+			}
+		}
+	}
+	return 1
 }
 
 func indexOf(s []string, x string) int {

@@ -54,25 +54,16 @@ run time is reported beside them. The input and machines flags are those of
 }
 
 func dagBoundsRun(o *dagBoundsOptions) error {
-	src, err := o.in.readSource()
+	ld, err := o.in.load(o.io)
 	if err != nil {
 		return err
 	}
-	machines, inputs, err := o.in.resolveMachines(src)
-	if err != nil {
-		return err
-	}
-	jobs, rejected, err := buildDAGJobs(src, machines)
-	if err != nil {
-		return err
-	}
-	rejected = append(src.rejected, rejected...)
-	printDAGRejections(o.io, src.path, rejected)
+	src, machines, jobs, rejected := ld.src, ld.machines, ld.jobs, ld.rejected
 	flags := map[string]string{}
 	o.in.flags(flags)
 	doc := &plan.DAGBounds{
 		Header: plan.Header{APIVersion: plan.APIVersion, Kind: plan.KindDAGBounds, Generator: generator(),
-			Inputs: append(src.inputs, inputs...), Flags: flags},
+			Inputs: ld.inputs, Flags: flags},
 		Format: src.format, Pooled: machines.pooled, Machines: machines.docGroups(),
 		Jobs: make([]plan.DAGJobInfo, len(jobs)), Rejected: rejected,
 	}

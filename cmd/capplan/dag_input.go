@@ -335,6 +335,36 @@ func dagNoJobs(path, what string, rejected []plan.DAGRejection) error {
 }
 
 // printDAGRejections lists rejected jobs on stderr, one per line.
+// dagLoaded is what schedule and bounds read: the source, the machines,
+// the jobs built on them, all inputs with digests, and every rejected job.
+type dagLoaded struct {
+	src      *dagSource
+	machines *dagMachines
+	inputs   []plan.Input
+	jobs     []dagJob
+	rejected []plan.DAGRejection
+}
+
+// load reads the source, resolves the machines and builds the jobs,
+// printing the rejected jobs on stderr.
+func (o *dagInputOptions) load(streams *ioStreams) (*dagLoaded, error) {
+	src, err := o.readSource()
+	if err != nil {
+		return nil, err
+	}
+	machines, inputs, err := o.resolveMachines(src)
+	if err != nil {
+		return nil, err
+	}
+	jobs, rejected, err := buildDAGJobs(src, machines)
+	if err != nil {
+		return nil, err
+	}
+	rejected = append(src.rejected, rejected...)
+	printDAGRejections(streams, src.path, rejected)
+	return &dagLoaded{src: src, machines: machines, inputs: append(src.inputs, inputs...), jobs: jobs, rejected: rejected}, nil
+}
+
 func printDAGRejections(streams *ioStreams, path string, rs []plan.DAGRejection) {
 	for _, r := range rs {
 		where := path

@@ -139,25 +139,16 @@ func (o *dagScheduleOptions) flags() map[string]string {
 
 func dagScheduleRun(o *dagScheduleOptions) error {
 	t0 := time.Now()
-	src, err := o.in.readSource()
+	ld, err := o.in.load(o.io)
 	if err != nil {
 		return err
 	}
-	machines, inputs, err := o.in.resolveMachines(src)
-	if err != nil {
-		return err
-	}
-	jobs, rejected, err := buildDAGJobs(src, machines)
-	if err != nil {
-		return err
-	}
-	rejected = append(src.rejected, rejected...)
-	printDAGRejections(o.io, src.path, rejected)
+	src, machines, jobs, rejected := ld.src, ld.machines, ld.jobs, ld.rejected
 	tLoad := time.Now()
 	seed := int64(o.Seed)
 	doc := &plan.DAGSchedule{
 		Header: plan.Header{APIVersion: plan.APIVersion, Kind: plan.KindDAGSchedule, Generator: generator(),
-			Inputs: append(src.inputs, inputs...), Flags: o.flags(), Seed: &seed},
+			Inputs: ld.inputs, Flags: o.flags(), Seed: &seed},
 		Format: src.format, Method: o.Method, Pooled: machines.pooled, Machines: machines.docGroups(),
 		Jobs: make([]plan.DAGJob, len(jobs)), Rejected: rejected,
 	}

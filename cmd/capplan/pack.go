@@ -1,16 +1,15 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
-	"k8s.io/apimachinery/pkg/labels"
 
 	"github.com/capplan/capplan/binpack/vbp"
-	"github.com/capplan/capplan/datasets"
 	"github.com/capplan/capplan/plan"
 	"github.com/capplan/capplan/reports"
 )
@@ -108,7 +107,10 @@ func packRun(o *packOptions, args []string) error {
 		if err != nil {
 			return err
 		}
-		if inst, dims, items, units, err = sizingInstance(in.Cluster, in.Demand, o.NodeType); err != nil {
+		if inst, dims, items, units, err = plan.NewSizingInstance(in.Cluster, in.Demand, o.NodeType); err != nil {
+			if errors.Is(err, plan.ErrNoSuchGroup) {
+				return &usageError{err}
+			}
 			return err
 		}
 		inputs = in.Inputs
@@ -130,107 +132,4 @@ func packRun(o *packOptions, args []string) error {
 		csv:      func(w io.Writer) error { return reports.WritePackingPlanCSV(w, doc) },
 		workbook: func() (*reports.Workbook, error) { return reports.PackingPlanWorkbook(doc) },
 	})
-}
-
-// sizingInstance builds the vector bin packing instance of a demand on
-// nodes shaped like one node group: one item per (application, request)
-// with its count, sizes in exact integer units (base units, or milli-units
-// for a dimension with fractional quantities). Every application must be
-// allowed on that group.
-func sizingInstance(c *datasets.Cluster, d *datasets.Demand, group string) (*vbp.Instance, []string, []plan.SizingItem, []float64, error) {
-	var g *datasets.NodeGroup
-	for i := range c.Groups {
-		if c.Groups[i].Name == group {
-			g = &c.Groups[i]
-		}
-	}
-	if g == nil {
-		var names []string
-		for _, gr := range c.Groups {
-			names = append(names, gr.Name)
-		}
-		return nil, nil, nil, nil, usageErrorf("--node-type %q is not a node group of %s (groups: %s)", group, c.Source, strings.Join(names, ", "))
-	}
-	var node datasets.Node
-	for _, n := range c.Nodes() {
-		if n.Group == group {
-			node = n
-			break
-		}
-	}
-	nodeLabels := labels.Set(node.Labels)
-	var dims []string
-	var idx []int
-	for i, r := range c.Resources {
-		used := !g.Capacity[i].IsZero()
-		for _, a := range d.Applications {
-			for _, rq := range a.Requests {
-				_, ok := rq.Shape[r]
-				used = used || ok
-			}
-		}
-		if used {
-			dims = append(dims, r)
-			idx = append(idx, i)
-		}
-	}
-	units := make([]float64, len(dims))
-	for j, i := range idx {
-		whole := g.Capacity[i].MilliValue()%1000 == 0
-		for _, a := range d.Applications {
-			for _, rq := range a.Requests {
-				if q, ok := rq.Shape[dims[j]]; ok {
-					whole = whole && q.MilliValue()%1000 == 0
-				}
-			}
-		}
-		units[j] = 1000
-		if whole {
-			units[j] = 1
-		}
-	}
-	value := func(j int, milli int64) int64 {
-		if units[j] == 1 {
-			return milli / 1000
-		}
-		return milli
-	}
-	inst := &vbp.Instance{Name: group, Capacity: make([]int64, len(dims))}
-	for j, i := range idx {
-		inst.Capacity[j] = value(j, g.Capacity[i].MilliValue())
-	}
-	var items []plan.SizingItem
-	for _, a := range d.Applications {
-		if !a.Selector.Matches(nodeLabels) {
-			return nil, nil, nil, nil, fmt.Errorf("%s: application %s may not run on node group %s (selector %q)", d.Source, a.Name, group, a.SelectorText)
-		}
-		for r, q := range a.MinCapacity {
-			if i := indexOfString(c.Resources, r); i < 0 || q.Cmp(node.Capacity[i]) > 0 {
-				return nil, nil, nil, nil, fmt.Errorf("%s: application %s needs at least %s %s, more than node group %s has", d.Source, a.Name, q.String(), r, group)
-			}
-		}
-		for k, rq := range a.Requests {
-			it := vbp.Item{Size: make([]int64, len(dims)), Count: int(rq.Count)}
-			for j := range dims {
-				if q, ok := rq.Shape[dims[j]]; ok {
-					it.Size[j] = value(j, q.MilliValue())
-				}
-			}
-			inst.Items = append(inst.Items, it)
-			items = append(items, plan.SizingItem{Shape: fmt.Sprintf("%s/%d", a.Name, k+1), Owner: a.Name})
-		}
-	}
-	if len(items) == 0 {
-		return nil, nil, nil, nil, fmt.Errorf("%s: no application has requests to pack", d.Source)
-	}
-	return inst, dims, items, units, nil
-}
-
-func indexOfString(s []string, x string) int {
-	for i, v := range s {
-		if v == x {
-			return i
-		}
-	}
-	return -1
 }
