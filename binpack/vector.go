@@ -25,3 +25,52 @@ func FirstFit(v []float64, bins [][]float64) int {
 	}
 	return -1
 }
+
+// Shortfall is one dimension in which a request exceeds a capacity.
+type Shortfall struct {
+	// Dim is the dimension's index; Need the request's amount and Have
+	// the capacity's (Need > Have).
+	Dim        int
+	Need, Have float64
+}
+
+// Shortfalls returns the dimensions in which need exceeds have, in
+// dimension order, compared exactly; nil when have dominates need. It is
+// Dominates with the reason: a caller can name every short dimension and by
+// how much. It panics if the lengths differ. Cost O(len(need)).
+func Shortfalls(have, need []float64) []Shortfall {
+	if len(have) != len(need) {
+		panic("binpack: Shortfalls: vectors of different length")
+	}
+	var out []Shortfall
+	for d, v := range need {
+		if v > have[d] {
+			out = append(out, Shortfall{Dim: d, Need: v, Have: have[d]})
+		}
+	}
+	return out
+}
+
+// Closest returns the index of the capacity in caps that is nearest to
+// holding need: the one whose shortfalls, each taken relative to the need,
+// sum to the least (ties to the lower index), with those shortfalls; a
+// capacity with no shortfall wins at once. It returns -1 and nil when caps
+// is empty. Cost O(len(caps)·len(need)).
+func Closest(caps [][]float64, need []float64) (int, []Shortfall) {
+	best, bestGap := -1, 0.0
+	var bestShort []Shortfall
+	for i, c := range caps {
+		short := Shortfalls(c, need)
+		gap := 0.0
+		for _, s := range short {
+			gap += (s.Need - s.Have) / s.Need
+		}
+		if best < 0 || gap < bestGap {
+			best, bestGap, bestShort = i, gap, short
+		}
+		if len(short) == 0 {
+			break
+		}
+	}
+	return best, bestShort
+}

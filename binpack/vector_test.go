@@ -31,3 +31,42 @@ func TestFirstFit(t *testing.T) {
 		t.Errorf("FirstFit = %d, want -1", got)
 	}
 }
+
+func TestShortfalls(t *testing.T) {
+	got := Shortfalls([]float64{4, 8, 1}, []float64{6, 8, 2})
+	want := []Shortfall{{Dim: 0, Need: 6, Have: 4}, {Dim: 2, Need: 2, Have: 1}}
+	if len(got) != len(want) {
+		t.Fatalf("Shortfalls = %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("Shortfalls[%d] = %v, want %v", i, got[i], want[i])
+		}
+	}
+	if s := Shortfalls([]float64{4, 8}, []float64{4, 8}); s != nil {
+		t.Errorf("exact fit has shortfalls %v", s)
+	}
+	// Agrees with Dominates on random vectors.
+	for i := range 200 {
+		a := []float64{float64(i % 5), float64(i / 5 % 7), float64(i / 35 % 3)}
+		b := []float64{float64(i / 3 % 5), float64(i / 2 % 7), float64(i % 3)}
+		if (Shortfalls(a, b) == nil) != Dominates(a, b) {
+			t.Fatalf("Shortfalls(%v, %v) disagrees with Dominates", a, b)
+		}
+	}
+}
+
+func TestClosest(t *testing.T) {
+	caps := [][]float64{{1, 100}, {9, 9}, {10, 1}}
+	// need (10, 10): cap 0 misses 90% of cpu, cap 1 misses 10% + 10%, cap 2 misses 90% of memory.
+	i, short := Closest(caps, []float64{10, 10})
+	if i != 1 || len(short) != 2 {
+		t.Errorf("Closest = %d %v, want 1 with two shortfalls", i, short)
+	}
+	if i, short := Closest(caps, []float64{1, 50}); i != 0 || short != nil {
+		t.Errorf("Closest = %d %v, want 0 (fits)", i, short)
+	}
+	if i, _ := Closest(nil, []float64{1}); i != -1 {
+		t.Errorf("Closest(nil) = %d, want -1", i)
+	}
+}

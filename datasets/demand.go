@@ -40,6 +40,16 @@ type Application struct {
 	Sharing Sharing
 	// Requests is the forecast request profile.
 	Requests []Request
+	// ColocateWith names applications that must be present on every node
+	// that hosts one of this application's containers in an ownership
+	// packing (required affinity on the node); empty when absent.
+	ColocateWith []string
+	// ExlocateWith names applications whose containers may never share a
+	// node with this application's (required anti-affinity; symmetric).
+	ExlocateWith []string
+	// MaxPerNode caps the application's containers on any one node in an
+	// ownership packing; 0 means no cap (1 spreads them one per node).
+	MaxPerNode int64
 }
 
 // Sharing is an application's X-Flex sharing policy: a bound, alone, or
@@ -65,7 +75,7 @@ type Request struct {
 
 var (
 	demandFields  = []string{"apiVersion", "kind", "applications"}
-	appFields     = []string{"name", "weight", "maxMachines", "selector", "minCapacity", "sharing", "requests"}
+	appFields     = []string{"name", "weight", "maxMachines", "selector", "minCapacity", "sharing", "requests", "colocateWith", "exlocateWith", "maxPerNode"}
 	sharingFields = []string{"bound", "alone"}
 	requestFields = []string{"shape", "count", "duration"}
 )
@@ -129,7 +139,38 @@ func demandFromTree(ps *problems, root any) *Demand {
 			d.Applications = append(d.Applications, a)
 		}
 	}
+	checkPlacementRules(ps, d, firstAt)
 	return d
+}
+
+// checkPlacementRules reports colocateWith and exlocateWith entries that
+// name no application of the demand, name the application itself, or repeat.
+// firstAt maps each application name to its index in the input list.
+func checkPlacementRules(ps *problems, d *Demand, firstAt map[string]int) {
+	for i := range d.Applications {
+		a := &d.Applications[i]
+		path := indexPath("applications", firstAt[a.Name])
+		for _, rule := range []struct {
+			key   string
+			names []string
+		}{{"colocateWith", a.ColocateWith}, {"exlocateWith", a.ExlocateWith}} {
+			seen := map[string]bool{}
+			for j, name := range rule.names {
+				at := indexPath(fieldPath(path, rule.key), j)
+				switch _, known := firstAt[name]; {
+				case name == a.Name && rule.key == "exlocateWith":
+					ps.add(at, "an application cannot exclude itself; use maxPerNode: 1 to spread its containers")
+				case name == a.Name:
+					ps.add(at, "an application cannot be colocated with itself")
+				case !known:
+					ps.add(at, "names no application of the demand: %q", clip(name))
+				case seen[name]:
+					ps.add(at, "repeats %q", clip(name))
+				}
+				seen[name] = true
+			}
+		}
+	}
 }
 
 func readApplication(ps *problems, path string, v any) (Application, bool) {
@@ -167,6 +208,9 @@ func readApplication(ps *problems, path string, v any) (Application, bool) {
 	if v, ok := o.get("sharing"); ok {
 		a.Sharing = readSharing(ps, o.at("sharing"), v)
 	}
+	a.ColocateWith, _ = o.stringList("colocateWith")
+	a.ExlocateWith, _ = o.stringList("exlocateWith")
+	a.MaxPerNode, _ = o.integer("maxPerNode", false, 1, math.MaxInt32)
 	if list, ok := o.list("requests", false); ok {
 		for i, v := range list {
 			if r, ok := readRequest(ps, indexPath(o.at("requests"), i), v); ok {

@@ -43,6 +43,12 @@ func TestParseDemandRejects(t *testing.T) {
 		{"sharing unknown field", demandHead + "- {name: a, sharing: {bund: 1}}\n",
 			[]wantProblem{{"applications[0].sharing.bund", `did you mean "bound"?`}, {"applications[0].sharing", "give {bound: NUMBER} or {alone: true}"}}},
 		{"requests not a list", demandHead + "- {name: a, requests: {shape: {cpu: 1}, count: 1}}\n", []wantProblem{{"applications[0].requests", "must be a list"}}},
+		{"colocateWith unknown and self", demandHead + "- {name: a, colocateWith: [b, a, zz]}\n- {name: b}\n",
+			[]wantProblem{{"applications[0].colocateWith[1]", "cannot be colocated with itself"}, {"applications[0].colocateWith[2]", `names no application of the demand: "zz"`}}},
+		{"exlocateWith self and repeat", demandHead + "- {name: a}\n- {name: b, exlocateWith: [b, a, a]}\n",
+			[]wantProblem{{"applications[1].exlocateWith[0]", "use maxPerNode: 1"}, {"applications[1].exlocateWith[2]", `repeats "a"`}}},
+		{"exlocateWith not strings", demandHead + "- {name: a, exlocateWith: [1]}\n", []wantProblem{{"applications[0].exlocateWith[0]", "must be a string"}}},
+		{"maxPerNode zero", demandHead + "- {name: a, maxPerNode: 0}\n", []wantProblem{{"applications[0].maxPerNode", "must be between 1 and 2147483647, got 0"}}},
 		{"request shape missing", demandHead + "- {name: a, requests: [{count: 3}]}\n", []wantProblem{{"applications[0].requests[0].shape", "missing required field"}}},
 		{"request shape empty", demandHead + "- {name: a, requests: [{shape: {}, count: 3}]}\n", []wantProblem{{"applications[0].requests[0].shape", "is empty"}}},
 		{"request shape zero", demandHead + "- {name: a, requests: [{shape: {cpu: 0}, count: 3}]}\n", []wantProblem{{"applications[0].requests[0].shape.cpu", "must be > 0"}}},
@@ -86,7 +92,7 @@ func TestParseDemandModel(t *testing.T) {
   sharing: {bound: 0.05}
   requests:
   - {shape: {cpu: 2, memory: 4Gi}, count: 100, duration: 30.5}
-- {name: c, weight: 0.5, sharing: {alone: true}}
+- {name: c, weight: 0.5, sharing: {alone: true}, colocateWith: [b], exlocateWith: [a], maxPerNode: 3}
 `
 	d := mustDemand(t, "d.yaml", []byte(in))
 	a, b, c := d.Applications[0], d.Applications[1], d.Applications[2]
@@ -113,6 +119,12 @@ func TestParseDemandModel(t *testing.T) {
 	}
 	if c.Weight.Cmp(big.NewRat(1, 2)) != 0 || !c.Sharing.Alone || c.Sharing.Bound != nil {
 		t.Errorf("c: weight %v sharing %+v", c.Weight, c.Sharing)
+	}
+	if !slices.Equal(c.ColocateWith, []string{"b"}) || !slices.Equal(c.ExlocateWith, []string{"a"}) || c.MaxPerNode != 3 {
+		t.Errorf("c: colocateWith %v exlocateWith %v maxPerNode %d", c.ColocateWith, c.ExlocateWith, c.MaxPerNode)
+	}
+	if a.ColocateWith != nil || a.ExlocateWith != nil || a.MaxPerNode != 0 {
+		t.Errorf("a: placement rules %v %v %d, want none", a.ColocateWith, a.ExlocateWith, a.MaxPerNode)
 	}
 }
 

@@ -100,6 +100,15 @@ func demandDoc(d *Demand) items {
 		case a.Sharing.Alone:
 			doc = append(doc, yaml.MapItem{Key: "sharing", Value: items{{Key: "alone", Value: true}}})
 		}
+		if len(a.ColocateWith) > 0 {
+			doc = append(doc, yaml.MapItem{Key: "colocateWith", Value: a.ColocateWith})
+		}
+		if len(a.ExlocateWith) > 0 {
+			doc = append(doc, yaml.MapItem{Key: "exlocateWith", Value: a.ExlocateWith})
+		}
+		if a.MaxPerNode > 0 {
+			doc = append(doc, yaml.MapItem{Key: "maxPerNode", Value: a.MaxPerNode})
+		}
 		if len(a.Requests) > 0 {
 			reqs := make([]any, len(a.Requests))
 			for j, r := range a.Requests {

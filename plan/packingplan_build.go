@@ -93,32 +93,76 @@ func NewSizingPlan(h Header, dims []string, inst *vbp.Instance, res *vbp.Result,
 // for a dimension with fractional quantities). Every application must be
 // allowed on that group.
 func NewSizingInstance(c *datasets.Cluster, d *datasets.Demand, group string) (*vbp.Instance, []string, []SizingItem, []float64, error) {
-	var g *datasets.NodeGroup
-	gi := -1
-	for i := range c.Groups {
-		if c.Groups[i].Name == group {
-			g, gi = &c.Groups[i], i
+	si, err := newSizingItems(c, d, []string{group})
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	for a, allowed := range si.appAllowed {
+		if len(allowed) == 0 {
+			return nil, nil, nil, nil, fmt.Errorf("%s: application %s may not run on node group %s: %s", d.Source, d.Applications[a].Name, group, si.why[a])
 		}
 	}
-	if g == nil {
-		var names []string
-		for _, gr := range c.Groups {
-			names = append(names, gr.Name)
+	inst := &vbp.Instance{Name: group, Capacity: si.capacity[0], Items: si.items}
+	return inst, si.dims, si.names, si.units, nil
+}
+
+// sizingItems is the common part of single- and mixed-type sizing: the
+// dimensions used, exact units, the capacity of each node group asked for,
+// and one item per (application, request) with the groups its application
+// may use.
+type sizingItems struct {
+	dims     []string
+	units    []float64
+	capacity [][]int64 // per group, in units
+	items    []vbp.Item
+	names    []SizingItem
+	// itemApp[i] is the demand application of items[i]; appAllowed[a]
+	// the indices (into groups) it may use, why[a] the reason when none.
+	itemApp    []int
+	appAllowed [][]int
+	why        []string
+}
+
+// newSizingItems builds the sizing items of d on nodes shaped like each of
+// groups. Dimensions are the cluster resources some group offers or some
+// request asks for; eligibility is the selector and minCapacity on the
+// group's first node.
+func newSizingItems(c *datasets.Cluster, d *datasets.Demand, groups []string) (*sizingItems, error) {
+	gis := make([]int, len(groups))
+	nodes := make([]datasets.Node, len(groups))
+	all := c.Nodes()
+	for j, group := range groups {
+		gis[j] = -1
+		for i := range c.Groups {
+			if c.Groups[i].Name == group {
+				gis[j] = i
+			}
 		}
-		return nil, nil, nil, nil, fmt.Errorf("%w: %q is not a node group of %s (groups: %s)", ErrNoSuchGroup, group, c.Source, strings.Join(names, ", "))
-	}
-	var node datasets.Node
-	for _, n := range c.Nodes() {
-		if n.Group == group {
-			node = n
-			break
+		if gis[j] < 0 {
+			var names []string
+			for _, gr := range c.Groups {
+				names = append(names, gr.Name)
+			}
+			return nil, fmt.Errorf("%w: %q is not a node group of %s (groups: %s)", ErrNoSuchGroup, group, c.Source, strings.Join(names, ", "))
+		}
+		for _, n := range all {
+			if n.Group == group {
+				nodes[j] = n
+				break
+			}
 		}
 	}
-	nodeLabels := labels.Set(node.Labels)
-	var dims []string
+	sel := make([]datasets.NodeGroup, len(gis))
+	for j, gi := range gis {
+		sel[j] = c.Groups[gi]
+	}
+	si := &sizingItems{}
 	var idx []int
 	for i, r := range c.Resources {
-		used := !g.Capacity[i].IsZero()
+		used := false
+		for _, g := range sel {
+			used = used || !g.Capacity[i].IsZero()
+		}
 		for _, a := range d.Applications {
 			for _, rq := range a.Requests {
 				_, ok := rq.Shape[r]
@@ -126,47 +170,62 @@ func NewSizingInstance(c *datasets.Cluster, d *datasets.Demand, group string) (*
 			}
 		}
 		if used {
-			dims = append(dims, r)
+			si.dims = append(si.dims, r)
 			idx = append(idx, i)
 		}
 	}
-	units := make([]float64, len(dims))
+	si.units = make([]float64, len(si.dims))
 	for j, i := range idx {
-		units[j] = exactUnit(c.Groups[gi:gi+1], i, d, dims[j])
+		si.units[j] = exactUnit(sel, i, d, si.dims[j])
 	}
 	value := func(j int, milli int64) int64 {
-		if units[j] == 1 {
+		if si.units[j] == 1 {
 			return milli / 1000
 		}
 		return milli
 	}
-	inst := &vbp.Instance{Name: group, Capacity: make([]int64, len(dims))}
-	for j, i := range idx {
-		inst.Capacity[j] = value(j, g.Capacity[i].MilliValue())
-	}
-	var items []SizingItem
-	for _, a := range d.Applications {
-		if !a.Selector.Matches(nodeLabels) {
-			return nil, nil, nil, nil, fmt.Errorf("%s: application %s may not run on node group %s (selector %q)", d.Source, a.Name, group, a.SelectorText)
+	for _, g := range sel {
+		capacity := make([]int64, len(si.dims))
+		for j, i := range idx {
+			capacity[j] = value(j, g.Capacity[i].MilliValue())
 		}
-		for r, q := range a.MinCapacity {
-			if i := indexOf(c.Resources, r); i < 0 || q.Cmp(node.Capacity[i]) > 0 {
-				return nil, nil, nil, nil, fmt.Errorf("%s: application %s needs at least %s %s, more than node group %s has", d.Source, a.Name, q.String(), r, group)
+		si.capacity = append(si.capacity, capacity)
+	}
+	for a, app := range d.Applications {
+		var allowed []int
+		why := ""
+		for j, node := range nodes {
+			if !app.Selector.Matches(labels.Set(node.Labels)) {
+				why = fmt.Sprintf("selector %q", app.SelectorText)
+				continue
+			}
+			ok := true
+			for r, q := range app.MinCapacity {
+				if i := indexOf(c.Resources, r); i < 0 || q.Cmp(node.Capacity[i]) > 0 {
+					why = fmt.Sprintf("it needs at least %s %s", q.String(), r)
+					ok = false
+				}
+			}
+			if ok {
+				allowed = append(allowed, j)
 			}
 		}
-		for k, rq := range a.Requests {
-			it := vbp.Item{Size: make([]int64, len(dims)), Count: int(rq.Count)}
-			for j := range dims {
-				if q, ok := rq.Shape[dims[j]]; ok {
+		si.appAllowed = append(si.appAllowed, allowed)
+		si.why = append(si.why, why)
+		for k, rq := range app.Requests {
+			it := vbp.Item{Size: make([]int64, len(si.dims)), Count: int(rq.Count)}
+			for j := range si.dims {
+				if q, ok := rq.Shape[si.dims[j]]; ok {
 					it.Size[j] = value(j, q.MilliValue())
 				}
 			}
-			inst.Items = append(inst.Items, it)
-			items = append(items, SizingItem{Shape: fmt.Sprintf("%s/%d", a.Name, k+1), Owner: a.Name})
+			si.items = append(si.items, it)
+			si.itemApp = append(si.itemApp, a)
+			si.names = append(si.names, SizingItem{Shape: fmt.Sprintf("%s/%d", app.Name, k+1), Owner: app.Name})
 		}
 	}
-	if len(items) == 0 {
-		return nil, nil, nil, nil, fmt.Errorf("%s: no application has requests to pack", d.Source)
+	if len(si.items) == 0 {
+		return nil, fmt.Errorf("%s: no application has requests to pack", d.Source)
 	}
-	return inst, dims, items, units, nil
+	return si, nil
 }

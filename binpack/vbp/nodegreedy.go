@@ -16,8 +16,10 @@ const volEps = 1e-9
 // items in decreasing volume order, bounded by the suffix volume and by
 // the ideal fill Σ_k min(1, remaining_k/c_k), and cut off after nodeLimit
 // search nodes (the best fill found so far is kept, and the search starts
-// from the first-fit fill, so the result is at least that good). Cost
-// O(B · nodeLimit · d) in the worst case.
+// from the first-fit fill, so the result is at least that good). Copies of
+// one item type are interchangeable, so a search level tries each run of
+// identical items once (the multiset of a bin, not which copy, matters).
+// Cost O(B · nodeLimit · t · d) in the worst case for t distinct sizes.
 func (p *problem) nodeGreedy(nodeLimit int) Packing {
 	left := make([]int, p.n)
 	for i := range left {
@@ -61,6 +63,16 @@ func (p *problem) fillOne(cand []int, nodeLimit int) []int {
 		}
 		target += min(1, float64(s)/float64(p.cap[k]))
 	}
+	// next[j] is the first position after the run of items identical to
+	// cand[j] (cand keeps equal items adjacent: sorted stably by volume
+	// from type order).
+	next := make([]int, m)
+	for j := m - 1; j >= 0; j-- {
+		next[j] = j + 1
+		if j+1 < m && sameSize(p.size[cand[j]], p.size[cand[j+1]]) {
+			next[j] = next[j+1]
+		}
+	}
 	load := make([]int64, p.d)
 	// Incumbent: first fit in volume order.
 	var best []int
@@ -91,21 +103,33 @@ func (p *problem) fillOne(cand []int, nodeLimit int) []int {
 				done = true
 			}
 		}
-		for j := start; j < m && !done && nodes < nodeLimit; j++ {
+		for j := start; j < m && !done && nodes < nodeLimit; {
 			if v+suffix[j] <= bestV+volEps {
 				return
 			}
 			i := cand[j]
-			if !p.fits(load, i) {
-				continue
+			if p.fits(load, i) {
+				p.add(load, i, 1)
+				cur = append(cur, i)
+				dfs(j+1, v+p.vol[i])
+				cur = cur[:len(cur)-1]
+				p.add(load, i, -1)
 			}
-			p.add(load, i, 1)
-			cur = append(cur, i)
-			dfs(j+1, v+p.vol[i])
-			cur = cur[:len(cur)-1]
-			p.add(load, i, -1)
+			// Another copy of i at this level would repeat the branch
+			// just explored (or fail to fit again).
+			j = next[j]
 		}
 	}
 	dfs(0, 0)
 	return best
+}
+
+// sameSize reports whether two size vectors are equal.
+func sameSize(a, b []int64) bool {
+	for k := range a {
+		if a[k] != b[k] {
+			return false
+		}
+	}
+	return true
 }

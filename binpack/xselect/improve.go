@@ -1,104 +1,228 @@
 package xselect
 
-import "sort"
+import (
+	"math/rand/v2"
+	"sort"
+)
 
-// improve tries to place the leftovers rem[a][k] into pk (ALGORITHMS §2.5,
-// moves 1 and 3): first *insert* into the first eligible node (in node
-// order) with room; failing that, an *eject chain of depth 2*: on an
-// eligible node n, move one packed container x of another shape to a
-// different node n' eligible for x's owner, if that frees enough room on n.
-// Leftover shapes are handled largest normalised volume first. It stops at
-// the first container it cannot place (the probe is then infeasible) or
-// when budget node visits are spent, and reports whether everything was
-// placed. A per-dimension volume test rejects hopeless sets at once.
-// Cost O(budget·d) beyond the volume test.
-func improve(pk *packing, rem [][]int, budget int) bool {
-	in := pk.in
-	// Volume test: the leftovers must fit into the total free space.
-	need := make([]float64, in.nd)
-	left := 0
-	for a := range rem {
-		for k, c := range rem[a] {
-			left += c
-			for d, v := range in.p.Shapes[k] {
-				need[d] += float64(c) * v
-			}
-		}
-	}
-	if left == 0 {
+const (
+	// maxStalls is the number of perturbations in a row that may fail to
+	// lower the best unpacked volume before improve gives up.
+	maxStalls = 30
+	// moveShare: one call of one move may spend at most 1/moveShare of
+	// the improvement budget (and at least minMoveWork), so that an
+	// expensive move cannot starve the cheaper moves of later containers.
+	moveShare   = 16
+	minMoveWork = 20_000
+)
+
+// improver runs the iterative improvement of ALGORITHMS §2.5 on a
+// packing. Objective: the weighted unpacked volume W = Σ pool[a][k]·vol[k]
+// (fewest unpacked containers, weighted by normalised volume). Every move
+// is journaled and kept only if W drops, so W falls strictly from move to
+// move; perturbations may keep W level.
+type improver struct {
+	pk     *packing
+	work   int
+	budget int
+	// stop is the work at which the current move call must give up.
+	stop int
+	rng  *rand.Rand
+	fill *filler
+	rp   repacker
+}
+
+// improve runs the moves until the pool is empty (the probe is feasible),
+// or budget work units (node and container visits, knapsack and repack
+// search nodes) are spent, or maxStalls perturbations in a row have not
+// lowered W. For each pooled (a,k), largest volume first, it tries in
+// turn, first success wins:
+//
+//  1. insert: tryPlace on the first node of a (node order) that takes it;
+//  2. pull (colocation): free a container of each partner of a that has
+//     none pooled from a node it may leave, and start a new node with
+//     (a,k) and those partners;
+//  3. eject (depth-2 chain): move one packed container x off a node n of
+//     a to another node n' so that (a,k) fits on n;
+//  4. swap 1-for-1 / 1-for-2: send one or two packed containers of n,
+//     together smaller than (a,k), back to the pool so that (a,k) fits;
+//  5. pair repack: re-solve two nodes of a over their containers plus
+//     pooled ones (repacker), exactly within a search budget;
+//
+// and when a whole pass over the pool changes nothing, 6. perturb: empty
+// a few seeded-random nodes and refill them greedily, kept if W is not
+// worse. The spec orders swap before eject; eject is tried first here
+// because it packs without unpacking anything, so it dominates a swap on
+// the same node. A per-dimension volume test rejects hopeless pools at
+// once. Returns whether the pool is empty. Deterministic for a given rng
+// state. Cost O(budget·d) beyond the volume test.
+func improve(pk *packing, budget, ksBudget int, rng *rand.Rand) bool {
+	if pk.poolN == 0 {
 		return true
 	}
-	for d := range need {
+	if !volumeFits(pk) {
+		return false
+	}
+	im := &improver{pk: pk, budget: budget, rng: rng, fill: newFiller(pk, ksBudget)}
+	best := pk.poolVolume()
+	stalls := 0
+	for pk.poolN > 0 && im.work < budget {
+		if !im.pass() {
+			if stalls >= maxStalls {
+				break
+			}
+			im.perturb()
+		}
+		if w := pk.poolVolume(); w < best-valTol {
+			best, stalls = w, 0
+		} else {
+			stalls++
+		}
+	}
+	pk.forget()
+	return pk.poolN == 0
+}
+
+// volumeFits is the necessary test that, in every dimension, the pooled
+// containers fit into the total free space of the active nodes.
+func volumeFits(pk *packing) bool {
+	in := pk.in
+	for d := range in.nd {
+		need := 0.0
+		for a := range pk.pool {
+			if pk.poolA[a] == 0 {
+				continue
+			}
+			for k, c := range pk.pool[a] {
+				need += float64(c) * in.p.Shapes[k][d]
+			}
+		}
 		free := 0.0
-		for n := range pk.free {
+		for _, n := range in.order {
 			free += pk.free[n][d] + in.slack[n][d]
 		}
-		if need[d] > free {
+		if need > free {
 			return false
-		}
-	}
-	type ak struct{ a, k int }
-	var todo []ak
-	for a := range rem {
-		for k, c := range rem[a] {
-			if c > 0 {
-				todo = append(todo, ak{a, k})
-			}
-		}
-	}
-	sort.SliceStable(todo, func(i, j int) bool { return in.vol[todo[i].k] > in.vol[todo[j].k] })
-	work := 0
-	for _, t := range todo {
-		for rem[t.a][t.k] > 0 {
-			if work > budget {
-				return false
-			}
-			if !pk.insert(t.a, t.k, &work) && !pk.eject(t.a, t.k, &work) {
-				return false
-			}
-			rem[t.a][t.k]--
 		}
 	}
 	return true
 }
 
-// insert places one (a,k) container on the first eligible node with room.
-func (pk *packing) insert(a, k int, work *int) bool {
+type appShape struct{ a, k int }
+
+// pass tries moves 1–5 on every pooled (a,k), largest volume first, and
+// reports whether any succeeded.
+func (im *improver) pass() bool {
+	pk, in := im.pk, im.pk.in
+	var todo []appShape
+	for a := range pk.pool {
+		if pk.poolA[a] == 0 {
+			continue
+		}
+		for k, c := range pk.pool[a] {
+			if c > 0 {
+				todo = append(todo, appShape{a, k})
+			}
+		}
+	}
+	sort.SliceStable(todo, func(i, j int) bool { return in.vol[todo[i].k] > in.vol[todo[j].k] })
+	progress := false
+	moves := []func(a, k int) bool{im.insert, im.pull, im.eject, im.swap, im.repack}
+	for _, t := range todo {
+	next:
+		for pk.pool[t.a][t.k] > 0 && im.work < im.budget {
+			pk.forget()
+			for _, move := range moves {
+				im.stop = min(im.budget, im.work+max(im.budget/moveShare, minMoveWork))
+				if move(t.a, t.k) {
+					progress = true
+					continue next
+				}
+			}
+			break
+		}
+	}
+	return progress
+}
+
+// spent reports whether the current move call must stop.
+func (im *improver) spent() bool { return im.work >= im.stop }
+
+// insert is move 1: place one pooled (a,k) on the first node of a, in node
+// order, that takes it (with its colocation bundle). The spec suggests the
+// best-aligned node (Tetris ⟨c, free⟩); first fit in node order is used
+// instead, as in greedy's own order, which keeps scarce nodes for the
+// apps that need them and costs no scoring pass.
+func (im *improver) insert(a, k int) bool {
+	pk := im.pk
 	for _, n := range pk.in.eligNodes[a] {
-		*work++
-		if pk.in.fits(k, n, pk.free[n]) {
-			pk.place(n, k, a)
+		im.work++
+		if im.spent() {
+			return false
+		}
+		if pk.tryPlace(n, a, k) {
 			return true
 		}
 	}
 	return false
 }
 
-// eject places one (a,k) container by moving one container x off an
-// eligible node n to another node n' (eligible for x's owner) with room.
-func (pk *packing) eject(a, k int, work *int) bool {
-	in := pk.in
-	tmp := make([]float64, in.nd)
+// eject is move 3, an eject chain of depth 2: on a node n of a, move one
+// packed container x (not itself an (a,k)) whose removal leaves room for
+// k to another node n' of x's owner, then place (a,k) on n. Kept iff W
+// drops (it does whenever both placements succeed). Containers of an app
+// with a colocation partner that has nothing pooled are not moved: they
+// could only go to the few nodes hosting the partner, and scanning for
+// those would cost O(N) per candidate.
+func (im *improver) eject(a, k int) bool {
+	pk, in := im.pk, im.pk.in
+	shape := in.p.Shapes[k]
 	for _, n := range in.eligNodes[a] {
-		for i, x := range pk.nodes[n] {
-			*work++
-			if x.Shape == k {
-				continue
+		im.work++
+		if im.spent() {
+			return false
+		}
+		if !in.fits(k, n, in.p.Nodes[n].Capacity) || !pk.partnersReady(n, a) {
+			continue
+		}
+		for i := 0; i < len(pk.nodes[n]); i++ {
+			im.work++
+			x := pk.nodes[n][i]
+			if (x.Shape == k && x.Owner == a) || !pk.poolPartners(x.Owner) {
+				continue // pointless, or x could only move to its partners' few nodes
 			}
+			ok := true
 			for d, v := range in.p.Shapes[x.Shape] {
-				tmp[d] = pk.free[n][d] + v
+				ok = ok && shape[d] <= pk.free[n][d]+v+in.slack[n][d]
 			}
-			if !in.fits(k, n, tmp) {
+			if !ok || !pk.removable(n, i) {
 				continue
 			}
-			for _, m := range in.eligNodes[x.Owner] {
-				*work++
-				if m != n && in.fits(x.Shape, m, pk.free[m]) {
-					pk.remove(n, i)
-					pk.place(m, x.Shape, x.Owner)
-					pk.place(n, k, a)
-					return true
+			m0 := pk.mark()
+			pk.take(n, i)
+			if !pk.tryPlace(n, a, k) {
+				pk.undo(m0)
+				continue
+			}
+			if pk.pool[x.Owner][x.Shape] > 0 {
+				for _, m := range in.eligNodes[x.Owner] {
+					im.work++
+					if m != n && in.fits(x.Shape, m, pk.free[m]) && pk.partnersReady(m, x.Owner) && pk.tryPlace(m, x.Owner, x.Shape) {
+						break
+					}
+					if im.spent() {
+						break
+					}
 				}
+			}
+			// Kept iff W dropped: x found a node (or a bundle on n took
+			// it back), or (a,k) outweighs x and x stays pooled.
+			if pk.gain(m0) > valTol {
+				return true
+			}
+			pk.undo(m0)
+			if im.spent() {
+				return false
 			}
 		}
 	}

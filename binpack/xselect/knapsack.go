@@ -8,18 +8,22 @@ import (
 // knapsack solves the single-node bounded multi-dimensional knapsack of
 // ALGORITHMS §2.4,
 //
-//	max Σ_k vol_k y_k  s.t.  Σ_k y_k c_k ≤ free (per dimension),
+//	max Σ_k val_k y_k  s.t.  Σ_k y_k c_k ≤ free (per dimension),
 //	                         0 ≤ y_k ≤ avail_k,
 //
-// by depth-first branch and bound over the shapes in decreasing volume
+// by depth-first branch and bound over the shapes in decreasing value
 // order, largest count first, so the first leaf is the greedy solution. The
-// bound at depth i is the smaller of (a) value + Σ_{j≥i} vol_j·ymax_j and
-// (b) for each dimension d, value + free_d·max_{j≥i} vol_j/c_{j,d}, both
+// bound at depth i is the smaller of (a) value + Σ_{j≥i} val_j·ymax_j and
+// (b) for each dimension d, value + free_d·max_{j≥i} val_j/c_{j,d}, both
 // valid relaxations. At most budget search nodes are visited, so the result
 // is exact when the budget is not exhausted and otherwise the best found.
-// Shapes of zero size are taken in full. y receives the counts.
+// Shapes of zero size are taken in full. y receives the counts; solve
+// returns the number of search nodes visited.
 type knapsack struct {
-	in     *instance
+	in *instance
+	// val[k] is the value of a container of shape k: in.vol unless a
+	// perturbation sets noisy values.
+	val    []float64
 	types  []int
 	ymax   []int
 	cur    []int
@@ -27,7 +31,7 @@ type knapsack struct {
 	bestV  float64
 	free   [][]float64
 	sufVol []float64
-	ratio  [][]float64 // ratio[i][d] = max_{j≥i} vol_j / c_{j,d}; +Inf if some c_{j,d}=0
+	ratio  [][]float64 // ratio[i][d] = max_{j≥i} val_j / c_{j,d}; +Inf if some c_{j,d}=0
 	budget int
 	n      int
 }
@@ -36,8 +40,11 @@ type knapsack struct {
 // rounding cannot make the search prefer a later, equal solution.
 const valTol = 1e-12
 
-func (ks *knapsack) solve(n int, free []float64, avail []int, budget int, y []int) {
+func (ks *knapsack) solve(n int, free []float64, avail []int, budget int, y []int) int {
 	in := ks.in
+	if ks.val == nil {
+		ks.val = in.vol
+	}
 	for k := range y {
 		y[k] = 0
 	}
@@ -65,9 +72,9 @@ func (ks *knapsack) solve(n int, free []float64, avail []int, budget int, y []in
 		}
 	}
 	if len(ks.types) == 0 {
-		return
+		return 0
 	}
-	sort.SliceStable(ks.types, func(i, j int) bool { return in.vol[ks.types[i]] > in.vol[ks.types[j]] })
+	sort.SliceStable(ks.types, func(i, j int) bool { return ks.val[ks.types[i]] > ks.val[ks.types[j]] })
 	t := len(ks.types)
 	ks.ymax = ks.ymax[:0]
 	for _, k := range ks.types {
@@ -94,11 +101,11 @@ func (ks *knapsack) solve(n int, free []float64, avail []int, budget int, y []in
 	}
 	for i := t - 1; i >= 0; i-- {
 		k := ks.types[i]
-		ks.sufVol[i] = ks.sufVol[i+1] + in.vol[k]*float64(ks.ymax[i])
+		ks.sufVol[i] = ks.sufVol[i+1] + ks.val[k]*float64(ks.ymax[i])
 		for d, v := range in.p.Shapes[k] {
 			r := math.Inf(1)
 			if v > 0 {
-				r = in.vol[k] / v
+				r = ks.val[k] / v
 			}
 			ks.ratio[i][d] = math.Max(ks.ratio[i+1][d], r)
 		}
@@ -111,6 +118,7 @@ func (ks *knapsack) solve(n int, free []float64, avail []int, budget int, y []in
 	for i, k := range ks.types {
 		y[k] = ks.best[i]
 	}
+	return budget - ks.budget
 }
 
 func (ks *knapsack) dfs(i int, val float64) {
@@ -150,7 +158,7 @@ func (ks *knapsack) dfs(i int, val float64) {
 			next[d] = free[d] - float64(y)*v
 		}
 		ks.cur[i] = y
-		ks.dfs(i+1, val+float64(y)*in.vol[k])
+		ks.dfs(i+1, val+float64(y)*ks.val[k])
 		if ks.budget <= 0 {
 			break
 		}

@@ -7,8 +7,43 @@ import (
 )
 
 // ErrInvalid is wrapped by every error Validate and Solve return for an
-// inconsistent Problem.
+// inconsistent Problem or Options.
 var ErrInvalid = errors.New("xselect: invalid problem")
+
+// ErrViolation is wrapped by every error Check and CheckIncremental return
+// for a plan that breaks a rule of its problem.
+var ErrViolation = errors.New("xselect: plan violates the problem")
+
+// ErrTooManyInvalid is matched (errors.Is) by the *TooManyInvalidError that
+// Solve returns in incremental mode when more previous-plan nodes are
+// invalid under the new problem than the mutable fraction lets change.
+var ErrTooManyInvalid = errors.New("xselect: too many invalid nodes in the previous plan")
+
+// TooManyInvalidError reports that Options.From holds more nodes that
+// break the new problem (capacity, eligibility, MaxPerNode, Colocate or
+// Exlocate) than MutableNodes allows to change. It matches both
+// ErrTooManyInvalid and ErrInvalid under errors.Is.
+type TooManyInvalidError struct {
+	// Nodes lists the invalid nodes, ascending.
+	Nodes []int
+	// Limit is MutableNodes(len(p.Nodes), Mutable).
+	Limit int
+}
+
+// Error implements error; it lists at most the first ten nodes.
+func (e *TooManyInvalidError) Error() string {
+	show := e.Nodes
+	more := ""
+	if len(show) > 10 {
+		show, more = show[:10], fmt.Sprintf(" and %d more", len(e.Nodes)-10)
+	}
+	return fmt.Sprintf("xselect: %d nodes of the previous plan are invalid (%v%s) but at most %d may change", len(e.Nodes), show, more, e.Limit)
+}
+
+// Is makes errors.Is match ErrTooManyInvalid and ErrInvalid.
+func (e *TooManyInvalidError) Is(target error) bool {
+	return target == ErrTooManyInvalid || target == ErrInvalid
+}
 
 const (
 	// shareTol lets the shares sum to 1 up to floating-point rounding.
@@ -24,6 +59,9 @@ const (
 	// countTol absorbs rounding in λ·m at a breakpoint λ = j/m, so that
 	// ⌊λ·m⌋ is j there and not j−1.
 	countTol = 1e-9
+	// mutTol absorbs rounding in φ·n, so that MutableNodes(50, 0.1) is 5
+	// even if 0.1·50 rounds to 4.999….
+	mutTol = 1e-9
 )
 
 // Node is one processing node.
@@ -46,14 +84,26 @@ type App struct {
 	// Eligible lists the indices of the nodes the application may use;
 	// nil means every node.
 	Eligible []int
+	// MaxPerNode caps the application's containers on any one node; 0 means no cap.
+	// (MaxPerNode 1 = spread: exlocation of the application with itself.)
+	MaxPerNode int
 }
 
-// Problem is an X-Select instance.
+// Problem is an X-Select instance. Every rule is local to a node: a plan
+// is valid iff each node, on its own, respects capacity, eligibility,
+// MaxPerNode, Colocate and Exlocate.
 type Problem struct {
 	Dims   []string
 	Nodes  []Node
 	Shapes [][]float64
 	Apps   []App
+	// Colocate lists ordered pairs {a, b} of application indices, a != b: every node
+	// that hosts a container of a also hosts at least one container of b
+	// (Kubernetes required pod affinity on the hostname topology).
+	Colocate [][2]int
+	// Exlocate lists pairs {a, b}, a != b: no node hosts containers of both
+	// (required pod anti-affinity). Symmetric.
+	Exlocate [][2]int
 }
 
 // Container is one placed container: its shape index and owner (app index).
@@ -61,13 +111,23 @@ type Container struct {
 	Shape, Owner int
 }
 
-// Reasons recorded in Unplaced.
+// Reasons recorded in Unplaced. For a container of application a and
+// shape k, the candidate nodes are a's eligible nodes whose empty capacity
+// holds k; the first reason that applies is recorded.
 const (
 	// ReasonNoEligibleNode: no eligible node of the owner has the capacity
 	// for the shape even when empty.
 	ReasonNoEligibleNode = "no eligible node large enough"
-	// ReasonNoRoom: some eligible node could hold the shape when empty, but
-	// the packing found leaves no room for it.
+	// ReasonFrozen: every candidate node is frozen (incremental mode: it
+	// lies outside the mutable set and keeps its previous containers).
+	ReasonFrozen = "eligible nodes are frozen (incremental mode)"
+	// ReasonConstraint: on every mutable candidate node the final plan
+	// rules the owner out: MaxPerNode reached, an exlocated application
+	// present, or a colocation partner absent that could not be admitted
+	// there (or that the rules exclude from the node altogether).
+	ReasonConstraint = "colocation/exlocation rules leave no eligible node"
+	// ReasonNoRoom: some candidate node admits the owner, but the packing
+	// found leaves no room for the shape.
 	ReasonNoRoom = "no room left on eligible nodes"
 )
 
@@ -83,7 +143,7 @@ type AppResult struct {
 	// Required is Σ_k ⌊Lambda·m_{a,k}⌋, the containers of the required set.
 	Required int
 	// Packed counts the application's containers in the plan (required
-	// plus top-up).
+	// plus top-up, plus any frozen surplus).
 	Packed int
 	// Volume is the packed normalised volume (see Solve).
 	Volume float64
@@ -92,6 +152,13 @@ type AppResult struct {
 	Achieved float64
 	// Target is the application's Share.
 	Target float64
+	// Frozen counts the application's containers on nodes kept from From;
+	// Surplus the frozen containers beyond its required set (over target on
+	// frozen nodes alone: cannot be fixed within the mutable fraction).
+	// Both are 0 outside incremental mode. Frozen nodes are the nodes
+	// outside Plan.Mutable; Surplus is Σ_k max(0, frozen_{a,k} −
+	// ⌊Lambda·m_{a,k}⌋).
+	Frozen, Surplus int
 }
 
 // Plan is Solve's result.
@@ -99,8 +166,10 @@ type Plan struct {
 	// Nodes[n] lists the containers placed on node n.
 	Nodes [][]Container
 	// Lambda is the largest multiplier found whose required set
-	// {⌊Lambda·m_{a,k}⌋} is fully packed; it is a breakpoint j/m_{a,k}
-	// (or 0), and every λ up to the next breakpoint needs the same set.
+	// {⌊Lambda·m_{a,k}⌋} is fully packed (in incremental mode: held by the
+	// frozen and the mutable nodes together); it is a breakpoint
+	// j/m_{a,k} (or 0), and every λ up to the next breakpoint needs the
+	// same set.
 	Lambda float64
 	// LambdaUpper is the fluid upper bound on λ (see LambdaUpper).
 	LambdaUpper float64
@@ -109,6 +178,17 @@ type Plan struct {
 	Unplaced []Unplaced
 	// Apps holds the per-application outcome.
 	Apps []AppResult
+	// Probes counts the multipliers the λ search tried.
+	Probes int
+	// Changed lists, in incremental mode, the indices of the nodes whose containers
+	// differ from Options.From (ascending); MutableLimit is MutableNodes(N, Mutable).
+	Changed      []int
+	MutableLimit int
+	// Mutable lists, in incremental mode, the nodes Solve allowed to
+	// change (ascending, at most MutableLimit, a superset of Changed);
+	// Forced lists those among them whose From containers break the
+	// problem and so had to change (nil if none).
+	Mutable, Forced []int
 }
 
 // Count returns the number of containers an application with mix count m
@@ -121,108 +201,15 @@ func Count(lambda, m float64) int {
 	return int(math.Floor(lambda*m + countTol))
 }
 
-func finiteNonNeg(v float64) bool { return v >= 0 && !math.IsInf(v, 0) && !math.IsNaN(v) }
-
-// Validate reports the first inconsistency of p as an error wrapping
-// ErrInvalid: vector lengths that differ from len(Dims), negative or
-// non-finite amounts, shares not in (0,1] or summing above 1, eligibility
-// indices out of range or repeated. Cost O(size of p).
-func (p *Problem) Validate() error {
-	d := len(p.Dims)
-	if d == 0 {
-		return fmt.Errorf("%w: no dimensions", ErrInvalid)
+// MutableNodes returns ⌊φ·n⌋ (with a tiny tolerance so 0.1·50 = 5), the
+// number of nodes incremental mode may change; φ is clamped to [0,1]
+// (NaN counts as 0). Cost O(1).
+func MutableNodes(n int, phi float64) int {
+	if !(phi > 0) || n <= 0 {
+		return 0
 	}
-	for i, n := range p.Nodes {
-		if len(n.Capacity) != d {
-			return fmt.Errorf("%w: node %d has %d dimensions, want %d", ErrInvalid, i, len(n.Capacity), d)
-		}
-		for j, v := range n.Capacity {
-			if !finiteNonNeg(v) {
-				return fmt.Errorf("%w: node %d capacity[%d] = %v", ErrInvalid, i, j, v)
-			}
-		}
+	if phi >= 1 {
+		return n
 	}
-	for k, s := range p.Shapes {
-		if len(s) != d {
-			return fmt.Errorf("%w: shape %d has %d dimensions, want %d", ErrInvalid, k, len(s), d)
-		}
-		for j, v := range s {
-			if !finiteNonNeg(v) {
-				return fmt.Errorf("%w: shape %d size[%d] = %v", ErrInvalid, k, j, v)
-			}
-		}
-	}
-	sum := 0.0
-	for a, app := range p.Apps {
-		if !(app.Share > 0 && app.Share <= 1) {
-			return fmt.Errorf("%w: app %d share %v not in (0,1]", ErrInvalid, a, app.Share)
-		}
-		sum += app.Share
-		if len(app.Mix) != len(p.Shapes) {
-			return fmt.Errorf("%w: app %d mix has %d entries, want %d", ErrInvalid, a, len(app.Mix), len(p.Shapes))
-		}
-		for k, m := range app.Mix {
-			if !finiteNonNeg(m) {
-				return fmt.Errorf("%w: app %d mix[%d] = %v", ErrInvalid, a, k, m)
-			}
-		}
-		seen := make(map[int]bool, len(app.Eligible))
-		for _, n := range app.Eligible {
-			if n < 0 || n >= len(p.Nodes) {
-				return fmt.Errorf("%w: app %d eligible node %d out of range", ErrInvalid, a, n)
-			}
-			if seen[n] {
-				return fmt.Errorf("%w: app %d eligible node %d repeated", ErrInvalid, a, n)
-			}
-			seen[n] = true
-		}
-	}
-	if sum > 1+shareTol {
-		return fmt.Errorf("%w: shares sum to %v > 1", ErrInvalid, sum)
-	}
-	return nil
-}
-
-// Check verifies plan against p from scratch: one container list per node,
-// shape and owner indices in range, every container on an eligible node of
-// its owner, and per node and dimension the summed shape sizes at most the
-// capacity (up to a relative 1e-9). Cost O(containers·d + Σ|Eligible|).
-func Check(p *Problem, plan *Plan) error {
-	if len(plan.Nodes) != len(p.Nodes) {
-		return fmt.Errorf("xselect: plan has %d nodes, problem %d", len(plan.Nodes), len(p.Nodes))
-	}
-	elig := make([]map[int]bool, len(p.Apps))
-	for a, app := range p.Apps {
-		if app.Eligible != nil {
-			elig[a] = make(map[int]bool, len(app.Eligible))
-			for _, n := range app.Eligible {
-				elig[a][n] = true
-			}
-		}
-	}
-	d := len(p.Dims)
-	for n, cs := range plan.Nodes {
-		used := make([]float64, d)
-		for i, c := range cs {
-			if c.Shape < 0 || c.Shape >= len(p.Shapes) {
-				return fmt.Errorf("xselect: node %d container %d: shape %d out of range", n, i, c.Shape)
-			}
-			if c.Owner < 0 || c.Owner >= len(p.Apps) {
-				return fmt.Errorf("xselect: node %d container %d: owner %d out of range", n, i, c.Owner)
-			}
-			if elig[c.Owner] != nil && !elig[c.Owner][n] {
-				return fmt.Errorf("xselect: node %d container %d: node not eligible for owner %d", n, i, c.Owner)
-			}
-			for j, v := range p.Shapes[c.Shape] {
-				used[j] += v
-			}
-		}
-		for j, u := range used {
-			c := p.Nodes[n].Capacity[j]
-			if u > c+checkTol*c {
-				return fmt.Errorf("xselect: node %d dimension %d: used %v > capacity %v", n, j, u, c)
-			}
-		}
-	}
-	return nil
+	return min(n, int(math.Floor(phi*float64(n)+mutTol)))
 }

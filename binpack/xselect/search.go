@@ -1,8 +1,9 @@
 package xselect
 
 import (
-	"fmt"
 	"math"
+	"math/rand/v2"
+	"time"
 )
 
 // Default budgets used when the Options fields are 0.
@@ -11,7 +12,7 @@ const (
 	// node knapsack.
 	DefaultKnapsackNodes = 512
 	// DefaultImproveVisits caps the improvement work per probe, in node
-	// or container visits.
+	// or container visits and search nodes.
 	DefaultImproveVisits = 2_000_000
 	// DefaultMaxProbes caps the number of multipliers tried.
 	DefaultMaxProbes = 100
@@ -19,41 +20,87 @@ const (
 
 // Options tunes Solve. The zero value is usable.
 type Options struct {
+	// KnapsackNodes caps the search nodes of one node knapsack
+	// (DefaultKnapsackNodes if 0).
 	KnapsackNodes int
+	// ImproveVisits caps the work units of the improvement phase of one
+	// probe (DefaultImproveVisits if 0). Budgets are counted in work
+	// units, never time, so results do not depend on the machine.
 	ImproveVisits int
-	MaxProbes     int
+	// MaxProbes caps the multipliers tried (DefaultMaxProbes if 0).
+	MaxProbes int
 	// NoTopUp skips the top-up phase.
 	NoTopUp bool
+	// Seed drives the randomised moves (perturbation); equal seeds give equal plans.
+	Seed uint64
+	// Deadline, when not zero, stops the λ search from starting a new probe after it
+	// (the result is then the best complete probe so far; deterministic whenever
+	// the deadline is not reached).
+	Deadline time.Time
+	// From is a previous plan's containers per node (len(From) == len(p.Nodes));
+	// nil means an initial run. With From set, Solve runs incremental mode
+	// (ALGORITHMS §2.6): at most MutableNodes(len(p.Nodes), Mutable) nodes may end
+	// up with a container list different (as a multiset of (shape, owner)) from From;
+	// all other nodes keep exactly their From containers.
+	From [][]Container
+	// Mutable is the fraction φ ∈ [0,1] of nodes that may change in incremental mode.
+	Mutable float64
 }
 
-// Solve runs X-Select's initial run (X-Flex §2, ALGORITHMS.md §2.2–2.5).
+// Solve runs X-Select (X-Flex §2.2, ALGORITHMS.md §2.2–2.6).
 //
 // For a multiplier λ application a needs ⌊λ·m_{a,k}⌋ containers of shape k
-// (see Count). Solve finds a large λ whose whole required set packs, every
-// container on an eligible node of its owner and every node within
-// capacity in every dimension:
+// (see Count). Solve finds a large λ whose whole required set packs into a
+// valid plan: every container on an eligible node of its owner, every node
+// within capacity in every dimension, at most MaxPerNode containers of an
+// application per node, Colocate and Exlocate respected on every node (see
+// Check):
 //
-//  1. λ_hi = LambdaUpper(p), the fluid bound; λ_lo = 0 is feasible.
+//  1. λ_hi = LambdaUpper(p); λ_lo = 0 is feasible.
 //  2. Bisection on the discrete sets: the midpoint is moved up to the next
 //     breakpoint j/m_{a,k} above λ_lo if it gives λ_lo's set, and the
 //     search stops when no breakpoint lies strictly between λ_lo and the
-//     smallest λ giving λ_hi's set. λ_hi itself is probed first.
-//  3. Each probe packs greedily node by node (greedy) and then tries to
-//     place the leftovers by insertion and eject chains (improve); it is
-//     feasible iff nothing is left. Heuristic probes make feasibility only
-//     roughly monotone, so the best feasible plan seen is kept.
+//     smallest λ giving λ_hi's set, after MaxProbes probes, or when a
+//     probe would start after Deadline. λ_hi itself is probed first.
+//     Breakpoints whose sets cannot pack for counting reasons (a needer
+//     without enough partner containers; see plausible) are skipped.
+//     2b. With Colocate rules, a short sweep then probes the breakpoints
+//     above λ_lo where a partner's count steps up (see sweep).
+//  3. Each probe packs exactly the required set: greedily node by node
+//     (greedy), then by iterative improvement (improve: insert, eject
+//     chain, pull, swap, pair repack, perturbation); it is feasible iff nothing
+//     is left. Heuristic probes, and colocation (which makes even exact
+//     feasibility non-monotone in λ), make feasibility only roughly
+//     monotone, so the best feasible plan seen is kept.
 //  4. Top-up (unless opt.NoTopUp): repeatedly take the application with the
 //     lowest Volume/Share among those not yet exhausted, and its shape
 //     furthest behind its mix (lowest packed_{a,k}/m_{a,k}); put one
-//     container on the first eligible node with room (node order), until
-//     no application can take another container.
+//     container (with any colocation partner it needs) on the first node
+//     that takes it (node order), until no application can take another.
+//
+// Incremental mode (opt.From set, ALGORITHMS §2.6): Solve picks a mutable
+// set M of at most MutableNodes(N, Mutable) nodes (nodes whose From
+// containers now break a rule first, then the most useful; see
+// Plan.Mutable), freezes the others with their From containers, and runs
+// the same λ search with each probe packing the required set minus the
+// frozen containers into M, first starting from M's From containers and,
+// if that fails, from empty M nodes. Before top-up the From containers M
+// lost are put back where they still fit, so unneeded changes are undone.
+// Plan.Changed compares the result with From.
 //
 // Normalised volume is Σ_d c_d/T_d with T_d the cluster's total capacity in
-// dimension d. It returns an error wrapping ErrInvalid if p.Validate fails.
-// Deterministic. Cost per probe O(N·(A·K + KnapsackNodes·K·d) + C·A +
-// ImproveVisits·d) for C containers; O(log C) probes.
+// dimension d. It returns an error wrapping ErrInvalid if p.Validate
+// fails or the options are inconsistent (From of the wrong length or with
+// indices out of range, Mutable outside [0,1]), and a *TooManyInvalidError
+// if more From nodes break the problem than may change. Deterministic for
+// a given Seed while the Deadline is not reached. Cost per probe
+// O(N·(A·K + KnapsackNodes·K·d) + C·A + ImproveVisits·d) for C
+// containers; O(log C) probes.
 func Solve(p *Problem, opt Options) (*Plan, error) {
 	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	if err := validateOptions(p, &opt); err != nil {
 		return nil, err
 	}
 	if opt.KnapsackNodes <= 0 {
@@ -65,222 +112,185 @@ func Solve(p *Problem, opt Options) (*Plan, error) {
 	if opt.MaxProbes <= 0 {
 		opt.MaxProbes = DefaultMaxProbes
 	}
-	in := newInstance(p)
-	s := &searcher{in: in, opt: opt}
-	ub := lambdaUpper(in)
+	full := newInstance(p)
+	s := &searcher{full: full, in: full, opt: opt}
+	ub := lambdaUpper(full)
 	plan := &Plan{LambdaUpper: ub}
-	best := newPacking(in)
+	if opt.From != nil {
+		if err := s.incremental(plan); err != nil {
+			return nil, err
+		}
+	} else {
+		s.base = newPacking(full)
+	}
+	best, _ := s.probe(0) // λ = 0: nothing required, always complete
 	if !math.IsInf(ub, 1) {
 		plan.Lambda, best = s.search(ub, best)
 	}
-	if !opt.NoTopUp {
-		topUp(in, best)
+	plan.Probes = s.probes
+	if opt.From != nil {
+		s.restoreFrom(best)
 	}
-	plan.Nodes = best.nodes
-	for n := range plan.Nodes {
-		if plan.Nodes[n] == nil {
-			plan.Nodes[n] = []Container{}
-		}
+	if !opt.NoTopUp {
+		topUp(best)
 	}
 	s.report(plan, best)
 	return plan, nil
 }
 
+// searcher holds the λ search state.
 type searcher struct {
-	in  *instance
-	opt Options
+	// full is the whole instance; in is the one the packer works on
+	// (restricted to the mutable nodes in incremental mode).
+	full, in *instance
+	opt      Options
+	// base is the packing every probe starts from: empty, or the frozen
+	// nodes with their From containers.
+	base *packing
+	// frozen[a][k] counts the (a,k) containers on frozen nodes (nil
+	// outside incremental mode).
+	frozen [][]int
+	probes int
 }
 
-// counts returns the required set at λ.
-func (s *searcher) counts(lambda float64) [][]int {
-	req := make([][]int, s.in.na)
-	for a, app := range s.in.p.Apps {
-		req[a] = make([]int, s.in.nk)
-		for k, m := range app.Mix {
-			req[a][k] = Count(lambda, m)
-		}
-	}
-	return req
-}
-
-// snap returns the smallest λ giving the same set as lambda:
-// max_{a,k} ⌊λ m⌋/m (0 for the empty set).
-func (s *searcher) snap(lambda float64) float64 {
-	v := 0.0
-	for _, app := range s.in.p.Apps {
-		for _, m := range app.Mix {
-			if c := Count(lambda, m); c > 0 {
-				v = math.Max(v, float64(c)/m)
+// start returns a copy of the base packing whose pool is the required set
+// of λ minus the frozen containers.
+func (s *searcher) start(lambda float64) *packing {
+	pk := s.base.clone(s.in)
+	for a, row := range s.counts(lambda) {
+		for k, c := range row {
+			if s.frozen != nil {
+				c -= s.frozen[a][k]
+			}
+			if c > 0 {
+				pk.addPool(a, k, c)
 			}
 		}
 	}
-	return v
+	return pk
 }
 
-// next returns the smallest breakpoint strictly above lambda's set.
-func (s *searcher) next(lambda float64) float64 {
-	v := math.Inf(1)
-	for _, app := range s.in.p.Apps {
-		for _, m := range app.Mix {
-			if m > 0 {
-				v = math.Min(v, float64(Count(lambda, m)+1)/m)
+// probe packs the set of λ and reports whether the packing is complete.
+// The random moves draw from a generator seeded by (Seed, λ), so a probe's
+// result depends on λ alone. In incremental mode it first tries to keep
+// the mutable nodes' From containers (keepFrom), then starts afresh.
+func (s *searcher) probe(lambda float64) (*packing, bool) {
+	var pk *packing
+	for try := range 2 {
+		if try == 0 && s.frozen == nil {
+			continue // initial run: only the fresh start
+		}
+		pk = s.start(lambda)
+		if try == 0 {
+			s.keepFrom(pk)
+		}
+		rng := rand.New(rand.NewPCG(s.opt.Seed, math.Float64bits(lambda)+uint64(try)))
+		greedy(pk, s.opt.KnapsackNodes)
+		if improve(pk, s.opt.ImproveVisits, s.opt.KnapsackNodes, rng) {
+			return pk, true
+		}
+	}
+	return pk, false
+}
+
+// search runs steps 1–2b of Solve from the complete packing best of
+// λ = 0. In incremental mode it first probes fromLambda (a feasible start
+// for the bisection whenever the previous plan is still good).
+// Breakpoints that fail the structural test (plausible) are skipped
+// without a probe: the top probe walks down to the largest plausible
+// breakpoint, and a midpoint moves up to the next plausible one.
+func (s *searcher) search(ub float64, best *packing) (float64, *packing) {
+	lo := 0.0
+	hi := s.snap(ub)
+	for range maxWalk {
+		if hi == 0 || s.plausible(hi) {
+			break
+		}
+		hi = s.prev(hi)
+	}
+	if s.frozen != nil {
+		// Incremental: first the λ the previous plan already covers,
+		// which keepFrom packs at once unless the rules changed.
+		if l0 := s.fromLambda(); l0 > 0 && l0 < hi && s.probes < s.opt.MaxProbes && !s.late() {
+			s.probes++
+			if pk, ok := s.probe(l0); ok {
+				lo, best = l0, pk
 			}
 		}
 	}
-	return v
+	first, top := true, hi
+	for hi > 0 && s.probes < s.opt.MaxProbes {
+		if s.late() {
+			break
+		}
+		lam := hi
+		if !first {
+			lam = max(s.snap((lo+hi)/2), s.next(lo))
+			for lam < hi && !s.plausible(lam) {
+				lam = s.next(lam)
+			}
+			if lam >= hi {
+				break
+			}
+		}
+		first = false
+		s.probes++
+		pk, ok := s.probe(lam)
+		if ok {
+			lo, best = lam, pk
+			if lam == hi {
+				return lo, best // λ_hi packs: nothing above can
+			}
+		} else {
+			hi = lam
+		}
+	}
+	return s.sweep(lo, top, best)
 }
 
-// prev returns the largest breakpoint strictly below lambda (0 if none).
-func (s *searcher) prev(lambda float64) float64 {
-	v := 0.0
-	for _, app := range s.in.p.Apps {
-		for _, m := range app.Mix {
-			if m > 0 {
-				if j := math.Ceil(lambda*m-countTol) - 1; j > 0 {
-					v = math.Max(v, j/m)
+// colocSweep bounds the failed probes in a row of the colocation sweep.
+const colocSweep = 4
+
+// sweep is step 2b of Solve, run only with Colocate rules, which make
+// feasibility non-monotone: a needer's containers must share nodes with
+// its partners', so a λ where a partner's count has just gone up can pack
+// while a smaller λ cannot, and the bisection may have skipped it. From
+// lo, probe the next plausible breakpoint where some partner's count
+// steps up (below top, the λ_hi probe, which failed); stop after
+// colocSweep failures in a row, at top, or when the probes or time run
+// out.
+func (s *searcher) sweep(lo, top float64, best *packing) (float64, *packing) {
+	if len(s.full.p.Colocate) == 0 || lo >= top {
+		return lo, best
+	}
+	cur := lo
+	for fails := 0; fails < colocSweep && s.probes < s.opt.MaxProbes && !s.late(); {
+		lam := math.Inf(1)
+		for _, pr := range s.full.p.Colocate {
+			for _, m := range s.full.p.Apps[pr[1]].Mix {
+				if m > 0 {
+					lam = math.Min(lam, float64(Count(cur, m)+1)/m)
 				}
 			}
 		}
-	}
-	return v
-}
-
-// probe packs the set of λ and reports the packing if it is complete.
-func (s *searcher) probe(lambda float64) (*packing, bool) {
-	rem := s.counts(lambda)
-	pk := greedy(s.in, rem, s.opt.KnapsackNodes)
-	return pk, improve(pk, rem, s.opt.ImproveVisits)
-}
-
-func (s *searcher) search(ub float64, empty *packing) (float64, *packing) {
-	lo, best := 0.0, empty
-	hi := s.snap(ub)
-	if hi == 0 {
-		return 0, best
-	}
-	probes := 1
-	if pk, ok := s.probe(hi); ok {
-		return hi, pk
-	}
-	for ; probes < s.opt.MaxProbes; probes++ {
-		nb := s.next(lo)
-		if nb >= hi {
+		for lam < top && !s.plausible(lam) {
+			lam = s.next(lam)
+		}
+		if lam >= top {
 			break
 		}
-		mid := s.snap((lo + hi) / 2)
-		if mid < nb {
-			mid = nb
-		}
-		if pk, ok := s.probe(mid); ok {
-			lo, best = mid, pk
+		cur = lam
+		s.probes++
+		if pk, ok := s.probe(lam); ok {
+			lo, best, fails = lam, pk, 0
 		} else {
-			hi = mid
+			fails++
 		}
 	}
 	return lo, best
 }
 
-// topUp adds containers beyond the required set (step 4 of Solve).
-// First-fit cursors per (app, shape) only move forward because free space
-// only shrinks, so the cost is O(A·K·N·d + added·(A+K)).
-func topUp(in *instance, pk *packing) {
-	p := in.p
-	vol := make([]float64, in.na)
-	cursor := make([][]int, in.na)
-	done := make([]bool, in.na)
-	for a := range p.Apps {
-		for k, c := range pk.cnt[a] {
-			vol[a] += float64(c) * in.vol[k]
-		}
-		cursor[a] = make([]int, in.nk)
-		done[a] = true
-		for _, m := range p.Apps[a].Mix {
-			if m > 0 {
-				done[a] = false
-			}
-		}
-	}
-	for {
-		a := -1
-		for b := range p.Apps {
-			if !done[b] && (a < 0 || vol[b]/p.Apps[b].Share < vol[a]/p.Apps[a].Share) {
-				a = b
-			}
-		}
-		if a < 0 {
-			return
-		}
-		k := -1
-		for j, m := range p.Apps[a].Mix {
-			if m <= 0 || cursor[a][j] >= len(in.eligNodes[a]) {
-				continue
-			}
-			if k < 0 || float64(pk.cnt[a][j])/m < float64(pk.cnt[a][k])/p.Apps[a].Mix[k] {
-				k = j
-			}
-		}
-		if k < 0 {
-			done[a] = true
-			continue
-		}
-		nodes := in.eligNodes[a]
-		for cursor[a][k] < len(nodes) && !in.fits(k, nodes[cursor[a][k]], pk.free[nodes[cursor[a][k]]]) {
-			cursor[a][k]++
-		}
-		if cursor[a][k] < len(nodes) {
-			pk.place(nodes[cursor[a][k]], k, a)
-			vol[a] += in.vol[k]
-		}
-	}
-}
-
-// report fills plan.Apps and plan.Unplaced.
-func (s *searcher) report(plan *Plan, pk *packing) {
-	in := s.in
-	req := s.counts(plan.Lambda)
-	total := 0.0
-	plan.Apps = make([]AppResult, in.na)
-	for a, app := range in.p.Apps {
-		r := &plan.Apps[a]
-		r.Target = app.Share
-		for k, c := range pk.cnt[a] {
-			r.Required += req[a][k]
-			r.Packed += c
-			r.Volume += float64(c) * in.vol[k]
-		}
-		total += r.Volume
-	}
-	if total > 0 { // nothing packed: leave Achieved at 0
-		for a := range plan.Apps {
-			plan.Apps[a].Achieved = plan.Apps[a].Volume / total
-		}
-	}
-	nb := s.next(plan.Lambda)
-	if math.IsInf(nb, 1) {
-		return
-	}
-	want := s.counts(nb)
-	for a := range want {
-		for k, w := range want[a] {
-			for c := pk.cnt[a][k]; c < w; c++ {
-				reason := ReasonNoEligibleNode
-				for _, n := range in.eligNodes[a] {
-					if in.fits(k, n, in.p.Nodes[n].Capacity) {
-						reason = ReasonNoRoom
-						break
-					}
-				}
-				plan.Unplaced = append(plan.Unplaced, Unplaced{Shape: k, Owner: a, Reason: reason})
-			}
-		}
-	}
-}
-
-// String summarises a plan in one line.
-func (pl *Plan) String() string {
-	c := 0
-	for _, cs := range pl.Nodes {
-		c += len(cs)
-	}
-	return fmt.Sprintf("xselect: λ=%g (upper %g), %d containers, %d unplaced", pl.Lambda, pl.LambdaUpper, c, len(pl.Unplaced))
+// late reports whether the deadline has passed.
+func (s *searcher) late() bool {
+	return !s.opt.Deadline.IsZero() && time.Now().After(s.opt.Deadline)
 }

@@ -1,7 +1,7 @@
 package xselect
 
 import (
-	"math"
+	"slices"
 	"sort"
 )
 
@@ -14,52 +14,70 @@ type instance struct {
 	// T_d is the total capacity in dimension d (dimensions with T_d = 0
 	// are skipped).
 	vol []float64
+	// byVol lists the shapes by increasing volume (ties by index).
+	byVol []int
 	// capVol[n] is the normalised volume of node n's capacity.
 	capVol []float64
-	// elig[a][n] says whether app a may use node n.
+	// elig[a][n] says whether the problem lets app a use node n.
 	elig [][]bool
-	// eligNodes[a] lists a's eligible nodes in packing order.
+	// can[a][n] says whether a container of a may ever sit on n: n is
+	// eligible for a and for every app a needs there transitively
+	// (Colocate closure), and no two apps of that closure are exlocated.
+	can [][]bool
+	// colo[a] lists, sorted and without repeats, the apps a needs on its
+	// nodes; needers[b] the apps that need b.
+	colo, needers [][]int
+	// exl[a] lists, sorted and without repeats, the apps exlocated with a.
+	exl [][]int
+	// cap[a] is a's MaxPerNode (0: none).
+	cap []int
+	// plain[a]: a has no MaxPerNode, colocation or exlocation rule of its
+	// own, so admitting it only takes eligibility and room.
+	plain []bool
+	// eligNodes[a] lists the nodes the packer may use for a (can[a],
+	// restricted to the active nodes) in packing order.
 	eligNodes [][]int
-	// appsOf[n] lists the apps eligible on node n.
+	// appsOf[n] lists the apps the packer may put on node n (nil for an
+	// inactive node).
 	appsOf [][]int
-	// order is the greedy node order.
+	// order is the greedy node order over the active nodes.
 	order []int
+	// active[n]: the packer may change node n (all nodes outside
+	// incremental mode).
+	active []bool
 	// slack[n][d] is the fit slack packTol·cap_{n,d}.
 	slack [][]float64
+	// total[d] is the cluster capacity in dimension d.
+	total []float64
 }
 
 func newInstance(p *Problem) *instance {
 	in := &instance{p: p, nn: len(p.Nodes), na: len(p.Apps), nk: len(p.Shapes), nd: len(p.Dims)}
-	total := make([]float64, in.nd)
+	in.total = make([]float64, in.nd)
 	for _, n := range p.Nodes {
 		for d, v := range n.Capacity {
-			total[d] += v
+			in.total[d] += v
 		}
-	}
-	norm := func(v []float64) float64 {
-		s := 0.0
-		for d, x := range v {
-			if total[d] > 0 { // a dimension no node offers adds no volume
-				s += x / total[d]
-			}
-		}
-		return s
 	}
 	in.vol = make([]float64, in.nk)
 	for k, s := range p.Shapes {
-		in.vol[k] = norm(s)
+		in.vol[k] = in.norm(s)
 	}
+	in.byVol = make([]int, in.nk)
+	for k := range in.byVol {
+		in.byVol[k] = k
+	}
+	sort.SliceStable(in.byVol, func(i, j int) bool { return in.vol[in.byVol[i]] < in.vol[in.byVol[j]] })
 	in.capVol = make([]float64, in.nn)
 	in.slack = make([][]float64, in.nn)
 	for n, node := range p.Nodes {
-		in.capVol[n] = norm(node.Capacity)
+		in.capVol[n] = in.norm(node.Capacity)
 		in.slack[n] = make([]float64, in.nd)
 		for d, c := range node.Capacity {
 			in.slack[n][d] = packTol * c
 		}
 	}
 	in.elig = make([][]bool, in.na)
-	in.appsOf = make([][]int, in.nn)
 	for a, app := range p.Apps {
 		in.elig[a] = make([]bool, in.nn)
 		if app.Eligible == nil {
@@ -71,8 +89,100 @@ func newInstance(p *Problem) *instance {
 				in.elig[a][n] = true
 			}
 		}
-		for n, ok := range in.elig[a] {
-			if ok {
+	}
+	in.rules()
+	in.active = make([]bool, in.nn)
+	for n := range in.active {
+		in.active[n] = true
+	}
+	in.lists()
+	return in
+}
+
+// norm returns the normalised volume Σ_d v_d/T_d.
+func (in *instance) norm(v []float64) float64 {
+	s := 0.0
+	for d, x := range v {
+		if in.total[d] > 0 { // a dimension no node offers adds no volume
+			s += x / in.total[d]
+		}
+	}
+	return s
+}
+
+// rules derives colo, needers, exl, cap, plain and can from the problem.
+func (in *instance) rules() {
+	p := in.p
+	in.colo = make([][]int, in.na)
+	in.needers = make([][]int, in.na)
+	in.exl = make([][]int, in.na)
+	in.cap = make([]int, in.na)
+	in.plain = make([]bool, in.na)
+	for _, pr := range p.Colocate {
+		in.colo[pr[0]] = append(in.colo[pr[0]], pr[1])
+		in.needers[pr[1]] = append(in.needers[pr[1]], pr[0])
+	}
+	for _, pr := range p.Exlocate {
+		in.exl[pr[0]] = append(in.exl[pr[0]], pr[1])
+		in.exl[pr[1]] = append(in.exl[pr[1]], pr[0])
+	}
+	for a := range in.na {
+		in.colo[a] = sortedSet(in.colo[a])
+		in.needers[a] = sortedSet(in.needers[a])
+		in.exl[a] = sortedSet(in.exl[a])
+		in.cap[a] = p.Apps[a].MaxPerNode
+		in.plain[a] = in.cap[a] == 0 && len(in.colo[a]) == 0 && len(in.exl[a]) == 0
+	}
+	// can[a] = ∩ over the Colocate closure C(a) of elig, or nothing if
+	// two apps of C(a) are exlocated (all of C(a) shares a's node).
+	in.can = make([][]bool, in.na)
+	for a := range in.na {
+		if len(in.colo[a]) == 0 {
+			in.can[a] = in.elig[a]
+			continue
+		}
+		closure := []int{a}
+		seen := map[int]bool{a: true}
+		for i := 0; i < len(closure); i++ {
+			for _, b := range in.colo[closure[i]] {
+				if !seen[b] {
+					seen[b] = true
+					closure = append(closure, b)
+				}
+			}
+		}
+		in.can[a] = make([]bool, in.nn)
+		for _, b := range closure {
+			for _, c := range in.exl[b] {
+				if seen[c] {
+					closure = nil // a can never be placed
+				}
+			}
+		}
+		if closure == nil {
+			continue
+		}
+		for n := range in.can[a] {
+			ok := true
+			for _, b := range closure {
+				ok = ok && in.elig[b][n]
+			}
+			in.can[a][n] = ok
+		}
+	}
+}
+
+func sortedSet(s []int) []int {
+	slices.Sort(s)
+	return slices.Compact(s)
+}
+
+// lists rebuilds order, appsOf and eligNodes over the active nodes.
+func (in *instance) lists() {
+	in.appsOf = make([][]int, in.nn)
+	for a := range in.na {
+		for n, ok := range in.can[a] {
+			if ok && in.active[n] {
 				in.appsOf[n] = append(in.appsOf[n], a)
 			}
 		}
@@ -80,9 +190,11 @@ func newInstance(p *Problem) *instance {
 	// Node order (ALGORITHMS §2.4): nodes open to the fewest applications
 	// first, so that scarce nodes serve the applications that need them;
 	// then the largest normalised capacity; then the index.
-	in.order = make([]int, in.nn)
-	for n := range in.order {
-		in.order[n] = n
+	in.order = in.order[:0]
+	for n := range in.nn {
+		if in.active[n] {
+			in.order = append(in.order, n)
+		}
 	}
 	sort.SliceStable(in.order, func(i, j int) bool {
 		x, y := in.order[i], in.order[j]
@@ -97,7 +209,16 @@ func newInstance(p *Problem) *instance {
 			in.eligNodes[a] = append(in.eligNodes[a], n)
 		}
 	}
-	return in
+}
+
+// restrict returns a copy of in whose packer may only change the nodes
+// with active[n] true; the rule tables are shared.
+func (in *instance) restrict(active []bool) *instance {
+	c := *in
+	c.active = active
+	c.order = nil
+	c.lists()
+	return &c
 }
 
 // fits reports whether shape k fits into free space free of node n.
@@ -110,121 +231,14 @@ func (in *instance) fits(k, n int, free []float64) bool {
 	return true
 }
 
-// LambdaUpper returns an upper bound on the multiplier any packing can
-// reach (ALGORITHMS §2.3 step 1, made valid for rounded counts): the largest
-// breakpoint λ (or 0) whose required set n_{a,k} = ⌊λ·m_{a,k}⌋ passes the
-// necessary tests, in every dimension d,
-//
-//	Σ_a Σ_k n_{a,k} c_{k,d} ≤ Σ_n cap_{n,d}            (all nodes),
-//	Σ_k n_{a,k} c_{k,d}     ≤ Σ_{n∈E_a} cap_{n,d}      (each app a),
-//
-// and shape k fits an empty eligible node of a whenever n_{a,k} > 0. It
-// starts from the fluid bound (the same sums with λ·m_{a,k} in place of
-// n_{a,k}, which the rounded set always passes), capped below 1/m_{a,k} for
-// unfittable pairs, and walks up the breakpoints while the tests pass. It is
-// +Inf when every mix is zero. It assumes p is valid. Cost O(N·A·d + W·A·K·d)
-// for W breakpoints walked (at most about A·K in practice; the walk stops
-// after maxWalk steps and then returns the breakpoint above, still a bound
-// only approximately).
-func LambdaUpper(p *Problem) float64 {
-	return lambdaUpper(newInstance(p))
+// needs reports whether app a needs app b on its nodes.
+func (in *instance) needs(a, b int) bool {
+	_, ok := slices.BinarySearch(in.colo[a], b)
+	return ok
 }
 
-// maxWalk caps the breakpoint walk of lambdaUpper.
-const maxWalk = 1 << 20
-
-func lambdaUpper(in *instance) float64 {
-	p := in.p
-	s := &searcher{in: in}
-	appCap := make([][]float64, in.na)
-	totCap := make([]float64, in.nd)
-	for _, node := range p.Nodes {
-		for d, v := range node.Capacity {
-			totCap[d] += v
-		}
-	}
-	fluid := math.Inf(1)
-	unfit := make([][]bool, in.na)
-	totNeed := make([]float64, in.nd)
-	for a, app := range p.Apps {
-		appCap[a] = make([]float64, in.nd)
-		for _, n := range in.eligNodes[a] {
-			for d, v := range p.Nodes[n].Capacity {
-				appCap[a][d] += v
-			}
-		}
-		need := make([]float64, in.nd)
-		unfit[a] = make([]bool, in.nk)
-		for k, m := range app.Mix {
-			if m <= 0 {
-				continue
-			}
-			for d, v := range p.Shapes[k] {
-				need[d] += m * v
-			}
-			unfit[a][k] = true
-			for _, n := range in.eligNodes[a] {
-				if in.fits(k, n, p.Nodes[n].Capacity) {
-					unfit[a][k] = false
-					break
-				}
-			}
-			if unfit[a][k] {
-				fluid = math.Min(fluid, s.prev(1/m))
-			}
-		}
-		for d := range need {
-			if need[d] > 0 { // a dimension nobody needs does not bound λ
-				fluid = math.Min(fluid, appCap[a][d]/need[d])
-			}
-			totNeed[d] += need[d]
-		}
-	}
-	for d := range totNeed {
-		if totNeed[d] > 0 {
-			fluid = math.Min(fluid, totCap[d]/totNeed[d])
-		}
-	}
-	if math.IsInf(fluid, 1) {
-		return fluid
-	}
-	passes := func(lambda float64) bool {
-		tot := make([]float64, in.nd)
-		for a, app := range p.Apps {
-			use := make([]float64, in.nd)
-			for k, m := range app.Mix {
-				c := Count(lambda, m)
-				if c == 0 {
-					continue
-				}
-				if unfit[a][k] {
-					return false
-				}
-				for d, v := range p.Shapes[k] {
-					use[d] += float64(c) * v
-				}
-			}
-			for d := range use {
-				if use[d] > appCap[a][d]*(1+packTol) {
-					return false
-				}
-				tot[d] += use[d]
-			}
-		}
-		for d := range tot {
-			if tot[d] > totCap[d]*(1+packTol) {
-				return false
-			}
-		}
-		return true
-	}
-	cur := s.snap(fluid)
-	for range maxWalk {
-		nb := s.next(cur)
-		if math.IsInf(nb, 1) || !passes(nb) {
-			return cur
-		}
-		cur = nb
-	}
-	return s.next(cur)
+// excludes reports whether apps a and b are exlocated.
+func (in *instance) excludes(a, b int) bool {
+	_, ok := slices.BinarySearch(in.exl[a], b)
+	return ok
 }

@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"k8s.io/apimachinery/pkg/labels"
+
+	"github.com/capplan/capplan/datasets"
 	"github.com/capplan/capplan/plan"
 )
 
@@ -35,8 +38,12 @@ func checkPlanCapacity(t *testing.T, doc *plan.PackingPlan) int {
 			for _, c := range node.Containers {
 				used += c.Size[r]
 			}
-			if used > doc.NodeCapacity[r] {
-				t.Errorf("node %s holds %v of %s, capacity %v", node.Name, used, r, doc.NodeCapacity[r])
+			capacity := doc.NodeCapacity[r]
+			if node.Capacity != nil {
+				capacity = node.Capacity[r]
+			}
+			if used > capacity {
+				t.Errorf("node %s holds %v of %s, capacity %v", node.Name, used, r, capacity)
 			}
 		}
 		n += len(node.Containers)
@@ -115,5 +122,72 @@ func TestPackClusterDemand(t *testing.T) {
 		if code, _, errOut := runCapplan(t, args...); code != exitUsage {
 			t.Errorf("%v: exit %d, want %d (%s)", args, code, exitUsage, errOut)
 		}
+	}
+}
+
+// TestPackMixedSizing sizes the example demand on five priced node types:
+// every container sits on a type its application may use and within the
+// node's capacity, the cost is the sum of the nodes bought, at least the
+// lower bound, and the per-type counts match the nodes listed.
+func TestPackMixedSizing(t *testing.T) {
+	c, d := loadExample(t)
+	doc := packJSON(t, "--min-nodes", "--example", "--node-type", "std=1,highmem=3.5,gpu=9,spot=0.4,std-b=1", "--json")
+	checkPlanCapacity(t, doc)
+	group := map[string]*datasets.NodeGroup{}
+	first := map[string]datasets.Node{}
+	for i := range c.Groups {
+		group[c.Groups[i].Name] = &c.Groups[i]
+	}
+	for _, n := range c.Nodes() {
+		if _, ok := first[n.Group]; !ok {
+			first[n.Group] = n
+		}
+	}
+	apps := map[string]*datasets.Application{}
+	for i := range d.Applications {
+		apps[d.Applications[i].Name] = &d.Applications[i]
+	}
+	price := map[string]float64{"std": 1, "highmem": 3.5, "gpu": 9, "spot": 0.4, "std-b": 1}
+	cost, count, containers := 0.0, map[string]int{}, 0
+	for _, n := range doc.Nodes {
+		node, ok := first[n.Type]
+		if !ok {
+			t.Fatalf("node %s has type %q, not a node group", n.Name, n.Type)
+		}
+		cost += price[n.Type]
+		count[n.Type]++
+		for _, ct := range n.Containers {
+			app := apps[ct.Owner]
+			if !app.Selector.Matches(labels.Set(node.Labels)) {
+				t.Errorf("node %s (%s): %s's selector %q does not match", n.Name, n.Type, ct.Owner, app.SelectorText)
+			}
+			for r, q := range app.MinCapacity {
+				if q.Cmp(node.Capacity[indexOfString(c.Resources, r)]) > 0 {
+					t.Errorf("node %s (%s): %s needs %s %s", n.Name, n.Type, ct.Owner, q.String(), r)
+				}
+			}
+			containers++
+		}
+	}
+	var want int64
+	for _, a := range d.Applications {
+		for _, r := range a.Requests {
+			want += r.Count
+		}
+	}
+	if int64(containers) != want {
+		t.Errorf("%d containers, the demand has %d requests", containers, want)
+	}
+	if diff := cost - doc.Cost; diff > 1e-9 || diff < -1e-9 || doc.CostLowerBound <= 0 || doc.CostLowerBound > doc.Cost+1e-9 {
+		t.Errorf("cost %v (recomputed %v), lower bound %v", doc.Cost, cost, doc.CostLowerBound)
+	}
+	for _, nt := range doc.NodeTypes {
+		if nt.Nodes != count[nt.Name] || nt.Cost != price[nt.Name] {
+			t.Errorf("type %s: %d nodes at %v, plan lists %d", nt.Name, nt.Nodes, nt.Cost, count[nt.Name])
+		}
+	}
+	// An application that may use none of the types is named.
+	if code, _, errOut := runCapplan(t, "pack", "--min-nodes", "--example", "--node-type", "std=1,spot=0.4"); code != exitFailure || !strings.Contains(errOut, "ml-train may run on none of the node groups std, spot") {
+		t.Errorf("no gpu type: exit %d %s", code, errOut)
 	}
 }

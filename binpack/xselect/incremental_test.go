@@ -1,0 +1,282 @@
+package xselect
+
+import (
+	"errors"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"testing"
+)
+
+// checkIncremental verifies an incremental result independently of the
+// solver: CheckIncremental, the required set, every node outside
+// plan.Mutable identical to From (same order), Changed ⊆ Mutable,
+// |Mutable| ≤ limit, Forced ⊆ Mutable, and Frozen/Surplus recounted.
+func checkIncremental(t *testing.T, p *Problem, from [][]Container, phi float64, plan *Plan) {
+	t.Helper()
+	checkRequired(t, p, plan)
+	if err := CheckIncremental(p, from, plan, phi); err != nil {
+		t.Fatal(err)
+	}
+	limit := MutableNodes(len(p.Nodes), phi)
+	if plan.MutableLimit != limit || len(plan.Mutable) > limit || len(plan.Changed) > limit {
+		t.Fatalf("limit %d: MutableLimit %d, |Mutable| %d, |Changed| %d", limit, plan.MutableLimit, len(plan.Mutable), len(plan.Changed))
+	}
+	inM := map[int]bool{}
+	for _, n := range plan.Mutable {
+		inM[n] = true
+	}
+	for _, n := range plan.Changed {
+		if !inM[n] {
+			t.Fatalf("node %d changed but not mutable", n)
+		}
+	}
+	for _, n := range plan.Forced {
+		if !inM[n] {
+			t.Fatalf("forced node %d not mutable", n)
+		}
+	}
+	frozen := make([][]int, len(p.Apps))
+	for a := range frozen {
+		frozen[a] = make([]int, len(p.Shapes))
+	}
+	for n := range p.Nodes {
+		if inM[n] {
+			continue
+		}
+		if !reflect.DeepEqual(plan.Nodes[n], from[n]) && !(len(plan.Nodes[n]) == 0 && len(from[n]) == 0) {
+			t.Fatalf("frozen node %d: %v, From %v", n, plan.Nodes[n], from[n])
+		}
+		for _, c := range from[n] {
+			frozen[c.Owner][c.Shape]++
+		}
+	}
+	for a, app := range p.Apps {
+		f, sur := 0, 0
+		for k, m := range app.Mix {
+			f += frozen[a][k]
+			sur += max(0, frozen[a][k]-Count(plan.Lambda, m))
+		}
+		if plan.Apps[a].Frozen != f || plan.Apps[a].Surplus != sur {
+			t.Fatalf("app %d: Frozen %d Surplus %d, want %d %d", a, plan.Apps[a].Frozen, plan.Apps[a].Surplus, f, sur)
+		}
+	}
+}
+
+// randomFrom returns a previous plan for p: with probability ½ the plan
+// Solve finds for a perturbed copy of p (other mixes), otherwise random
+// containers on random nodes, which may break any rule.
+func randomFrom(rng *rand.Rand, p *Problem) [][]Container {
+	from := make([][]Container, len(p.Nodes))
+	if rng.IntN(2) == 0 {
+		q := *p
+		q.Apps = slices.Clone(p.Apps)
+		for a := range q.Apps {
+			q.Apps[a].Mix = slices.Clone(q.Apps[a].Mix)
+			for k := range q.Apps[a].Mix {
+				q.Apps[a].Mix[k] *= 0.5 + rng.Float64()
+			}
+		}
+		plan, err := Solve(&q, Options{Seed: rng.Uint64()})
+		if err != nil {
+			panic(err)
+		}
+		return plan.Nodes
+	}
+	for n := range from {
+		from[n] = []Container{}
+		for range rng.IntN(4) {
+			from[n] = append(from[n], Container{Shape: rng.IntN(len(p.Shapes)), Owner: rng.IntN(len(p.Apps))})
+		}
+	}
+	return from
+}
+
+// TestIncrementalRandom runs incremental mode on 300 random constrained
+// instances with random previous plans (valid or not) and random φ
+// (seed 3). Each run either returns a *TooManyInvalidError whose node
+// list is exactly the nodes Check's rules reject, with more of them than
+// the limit, or a plan that passes checkIncremental.
+func TestIncrementalRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 0))
+	tooMany := 0
+	for i := range 300 {
+		p := randomConstrained(rng)
+		from := randomFrom(rng, p)
+		phi := []float64{0, 0.1, 0.25, 0.5, 1, rng.Float64()}[rng.IntN(6)]
+		plan, err := Solve(p, Options{From: from, Mutable: phi, Seed: uint64(i)})
+		chk := newChecker(p)
+		var invalid []int
+		for n, cs := range from {
+			if chk.node(n, cs) != nil {
+				invalid = append(invalid, n)
+			}
+		}
+		var tm *TooManyInvalidError
+		if errors.As(err, &tm) {
+			tooMany++
+			if !errors.Is(err, ErrTooManyInvalid) || !errors.Is(err, ErrInvalid) {
+				t.Fatalf("trial %d: %v does not match the sentinels", i, err)
+			}
+			if !slices.Equal(tm.Nodes, invalid) || tm.Limit != MutableNodes(len(p.Nodes), phi) || len(invalid) <= tm.Limit {
+				t.Fatalf("trial %d: %+v, invalid nodes %v", i, tm, invalid)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("trial %d: %v", i, err)
+		}
+		if !slices.Equal(plan.Forced, invalid) && !(len(plan.Forced) == 0 && len(invalid) == 0) {
+			t.Fatalf("trial %d: Forced %v, invalid %v", i, plan.Forced, invalid)
+		}
+		checkIncremental(t, p, from, phi, plan)
+	}
+	t.Logf("%d/300 runs had too many invalid nodes", tooMany)
+}
+
+// TestIncrementalFrozen: with Mutable = 0 the plan is From itself, node
+// by node and in From's order, whenever From is valid; Lambda is then
+// the largest λ whose required set From holds.
+func TestIncrementalFrozen(t *testing.T) {
+	p := generate(5, 60, 600)
+	prev, err := Solve(p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A new mix: app 0 wants twice as much, so From alone falls short of
+	// the old λ for it.
+	q := *p
+	q.Apps = slices.Clone(p.Apps)
+	q.Apps[0].Mix = slices.Clone(p.Apps[0].Mix)
+	for k := range q.Apps[0].Mix {
+		q.Apps[0].Mix[k] *= 2
+	}
+	plan, err := Solve(&q, Options{From: prev.Nodes, Mutable: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(plan.Nodes, prev.Nodes) || len(plan.Changed) != 0 || plan.Changed == nil {
+		t.Fatalf("Mutable = 0 changed the plan: changed %v", plan.Changed)
+	}
+	checkIncremental(t, &q, prev.Nodes, 0, plan)
+	s := testSearcher(&q)
+	s.opt.From = prev.Nodes
+	if want := s.fromLambda(); plan.Lambda != want {
+		t.Errorf("λ = %v, want the λ From covers, %v", plan.Lambda, want)
+	}
+	if plan.Lambda >= prev.Lambda {
+		t.Errorf("λ = %v did not drop below %v although app 0 doubled", plan.Lambda, prev.Lambda)
+	}
+}
+
+// TestIncrementalKeepsLambda: rerunning on the unchanged problem from its
+// own plan (no colocation, so keepFrom can always keep what is needed)
+// never loses λ, and with φ = 1 from an empty plan it matches an initial
+// run.
+func TestIncrementalKeepsLambda(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 0))
+	for i := range 100 {
+		p := randomConstrained(rng)
+		p.Colocate = nil
+		prev, err := Solve(p, Options{Seed: uint64(i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		phi := rng.Float64()
+		plan, err := Solve(p, Options{From: prev.Nodes, Mutable: phi, Seed: uint64(i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkIncremental(t, p, prev.Nodes, phi, plan)
+		if plan.Lambda < prev.Lambda {
+			t.Fatalf("trial %d: λ %v < previous %v", i, plan.Lambda, prev.Lambda)
+		}
+	}
+	p := generate(6, 100, 1000)
+	initial, _ := Solve(p, Options{})
+	empty := make([][]Container, len(p.Nodes))
+	plan, err := Solve(p, Options{From: empty, Mutable: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkIncremental(t, p, empty, 1, plan)
+	if plan.Lambda != initial.Lambda {
+		t.Errorf("φ = 1 from nothing: λ %v, initial run %v", plan.Lambda, initial.Lambda)
+	}
+}
+
+// TestIncrementalForced: a From node that now breaks a rule is in Forced
+// and gets fixed; with fewer mutable places than such nodes Solve fails
+// with a *TooManyInvalidError naming them.
+func TestIncrementalForced(t *testing.T) {
+	p := &Problem{
+		Dims:   []string{"cpu"},
+		Nodes:  []Node{{Capacity: []float64{4}}, {Capacity: []float64{4}}, {Capacity: []float64{4}}, {Capacity: []float64{4}}},
+		Shapes: [][]float64{{1}},
+		Apps: []App{
+			{Share: 0.5, Mix: []float64{1}, MaxPerNode: 2},
+			{Share: 0.5, Mix: []float64{1}},
+		},
+		Exlocate: [][2]int{{0, 1}},
+	}
+	from := [][]Container{
+		{{0, 0}, {0, 0}, {0, 0}}, // 3 > MaxPerNode 2
+		{{0, 0}, {0, 1}},         // exlocated pair
+		{{0, 1}, {0, 1}},
+		{},
+	}
+	_, err := Solve(p, Options{From: from, Mutable: 0.25}) // limit 1 < 2 invalid
+	var tm *TooManyInvalidError
+	if !errors.As(err, &tm) || !slices.Equal(tm.Nodes, []int{0, 1}) || tm.Limit != 1 {
+		t.Fatalf("got %v", err)
+	}
+	plan, err := Solve(p, Options{From: from, Mutable: 0.5}) // limit 2: both forced
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(plan.Forced, []int{0, 1}) || !slices.Equal(plan.Mutable, []int{0, 1}) {
+		t.Fatalf("Forced %v Mutable %v", plan.Forced, plan.Mutable)
+	}
+	checkIncremental(t, p, from, 0.5, plan)
+}
+
+func TestIncrementalOptionsInvalid(t *testing.T) {
+	p := generate(1, 5, 20)
+	ok := make([][]Container, len(p.Nodes))
+	cases := map[string]Options{
+		"From length":  {From: ok[:4]},
+		"From shape":   {From: append(ok[:4:4], []Container{{Shape: 6, Owner: 0}})},
+		"From owner":   {From: append(ok[:4:4], []Container{{Shape: 0, Owner: -1}})},
+		"Mutable < 0":  {From: ok, Mutable: -0.1},
+		"Mutable > 1":  {From: ok, Mutable: 1.5},
+		"Mutable NaN":  {From: ok, Mutable: nan()},
+		"no From, bad": {Mutable: 2},
+	}
+	for name, opt := range cases {
+		if _, err := Solve(p, opt); !errors.Is(err, ErrInvalid) {
+			t.Errorf("%s: got %v, want ErrInvalid", name, err)
+		}
+	}
+}
+
+func TestMutableNodes(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		phi  float64
+		want int
+	}{
+		{50, 0.1, 5}, // 0.1·50 = 5 despite rounding
+		{10, 0.3, 3}, // 0.3·10 = 3.0000000000000004 or 2.999…
+		{7, 0.5, 3},  // ⌊3.5⌋
+		{100, 0.07, 7},
+		{10, 0, 0},
+		{10, 1, 10},
+		{10, 1.5, 10},
+		{10, -1, 0},
+		{0, 0.5, 0},
+	} {
+		if got := MutableNodes(c.n, c.phi); got != c.want {
+			t.Errorf("MutableNodes(%d, %v) = %d, want %d", c.n, c.phi, got, c.want)
+		}
+	}
+}

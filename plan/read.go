@@ -1,0 +1,61 @@
+package plan
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// DecodeDocument parses the JSON plan document data (named name in errors)
+// into v, which must point to a document struct embedding Header, and
+// checks that its apiVersion is capplan/v1 and its kind is kind. Errors name
+// the file and, where the JSON decoder knows it, the line and the field:
+// "plan.json: line 7: nodes[2].containers: want a list, got a string".
+// Unknown fields are allowed (newer writers may add fields). Cost O(len(data)).
+func DecodeDocument(name string, data []byte, kind string, v any) error {
+	var head Header
+	if err := json.Unmarshal(data, &head); err != nil {
+		return decodeError(name, data, err)
+	}
+	if head.APIVersion != APIVersion {
+		return fmt.Errorf("%s: apiVersion is %q, want %q", name, head.APIVersion, APIVersion)
+	}
+	if head.Kind != kind {
+		return fmt.Errorf("%s: kind is %q, want %q", name, head.Kind, kind)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return decodeError(name, data, err)
+	}
+	return nil
+}
+
+// decodeError turns a JSON decoding error into one naming the file, the
+// line and, for type mismatches, the field.
+func decodeError(name string, data []byte, err error) error {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return fmt.Errorf("%s: empty file", name)
+	}
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		return fmt.Errorf("%s: line %d: %v", name, lineAt(data, syn.Offset), syn)
+	case errors.As(err, &typ):
+		field := typ.Field
+		if field == "" {
+			field = "(document)"
+		}
+		return fmt.Errorf("%s: line %d: %s: want %s, got %s", name, lineAt(data, typ.Offset), field, typ.Type, typ.Value)
+	default:
+		return fmt.Errorf("%s: %v", name, err)
+	}
+}
+
+// lineAt returns the 1-based line of byte offset off in data.
+func lineAt(data []byte, off int64) int {
+	if off > int64(len(data)) {
+		off = int64(len(data))
+	}
+	return 1 + bytes.Count(data[:off], []byte{'\n'})
+}
