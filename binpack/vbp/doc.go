@@ -8,4 +8,9 @@
 // dot-product and L2 bin-centric rules, node-at-a-time knapsack filling),
 // improves the best packings by emptying bins and by a pool-based tabu
 // search, and verifies every packing independently with Check.
+//
+// SolveMixed sizes with several node types and costs (variable-sized vector
+// bin packing, each item restricted to the types it may use): the cheapest
+// mix of nodes, with a lower bound from an LP relaxation and an integer
+// covering bound (MixedLowerBound), checked by CheckMixed.
 package vbp

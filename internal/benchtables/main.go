@@ -38,7 +38,7 @@ func run(quick bool, only string) error {
 		table func(bool) error
 	}{
 		{"fairshare", fairShareTable}, {"lp", lpTable}, {"process", processTable},
-		{"shapes", shapesTables}, {"dag", dagTables},
+		{"shapes", shapesTables}, {"dag", dagTables}, {"pack", packTable},
 	}
 	var selected []func(bool) error
 	for _, g := range groups {
