@@ -39,7 +39,7 @@ type packOptions struct {
 func newPackCmd(io *ioStreams) *cobra.Command {
 	opts := &packOptions{io: io}
 	cmd := &cobra.Command{
-		Use: "pack {--shapes <catalog.json> | --min-nodes} [flags]",
+		Use:   "pack {--shapes <catalog.json> | --min-nodes} [flags]",
 		Short: "Ownership packing plans (X-Select) and cluster sizing (vector bin packing)",
 		Long: `Pack containers onto nodes, in one of two modes.
 
