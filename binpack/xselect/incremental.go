@@ -18,7 +18,8 @@ import (
 //     containers exactly, and the packer may not touch them (s.in is
 //     restricted to M). frozen[a][k] counts them.
 //
-// It sets plan.MutableLimit, plan.Mutable and plan.Forced. Cost
+// It sets plan.MutableLimit and plan.Forced (Solve sets plan.Mutable
+// from the set of the final packing). Cost
 // O(N log N + containers·(d + rules)).
 func (s *searcher) incremental(plan *Plan) error {
 	full, from := s.full, s.opt.From
@@ -45,13 +46,20 @@ func (s *searcher) incremental(plan *Plan) error {
 	}
 	plan.MutableLimit = limit
 	plan.Forced = forced
-	plan.Mutable = []int{}
-	for n, ok := range inM {
-		if ok {
-			plan.Mutable = append(plan.Mutable, n)
-		}
-	}
+	s.limit, s.forced = limit, forced
+	s.setMutable(inM, nil)
+	return nil
+}
+
+// setMutable makes inM the mutable set M of the following probes: s.in is
+// restricted to M, s.base holds the nodes outside M with their From
+// containers exactly, and s.frozen[a][k] counts those containers. keep is
+// the order in which keepFrom visits M's nodes (nil: the packer's node
+// order). Cost O(N log N + N·A + containers·d).
+func (s *searcher) setMutable(inM []bool, keep []int) {
+	full, from := s.full, s.opt.From
 	s.in = full.restrict(inM)
+	s.keep = keep
 	s.base = newPacking(s.in)
 	s.frozen = make([][]int, full.na)
 	for a := range s.frozen {
@@ -67,7 +75,17 @@ func (s *searcher) incremental(plan *Plan) error {
 		}
 	}
 	s.base.forget()
-	return nil
+}
+
+// mutableList returns the nodes of inM, ascending.
+func mutableList(inM []bool) []int {
+	l := []int{}
+	for n, ok := range inM {
+		if ok {
+			l = append(l, n)
+		}
+	}
+	return l
 }
 
 // mutableScore rates how useful changing each node would be, in
@@ -147,14 +165,19 @@ func mutableScore(in *instance, from [][]Container) []float64 {
 }
 
 // keepFrom seeds the mutable nodes of pk with their From containers that
-// the pool still needs, in From order, each only if it fits and is
+// the pool still needs, node by node in s.keep order (the packer's node
+// order if nil) and in From order on a node, each only if it fits and is
 // admitted; then it repairs colocation on each such node
 // (repairColocation, which may keep a From partner as an extra). This is
 // the "improve the previous plan" start of an incremental probe. Cost
 // O(containers on M·(d + rules)).
 func (s *searcher) keepFrom(pk *packing) {
 	in := pk.in
-	for _, n := range in.order {
+	order := s.keep
+	if order == nil {
+		order = in.order
+	}
+	for _, n := range order {
 		var spare []Container
 		for _, c := range s.opt.From[n] {
 			if pk.pool[c.Owner][c.Shape] > 0 && in.fits(c.Shape, n, pk.free[n]) && pk.admits(n, c.Owner) {
@@ -164,6 +187,43 @@ func (s *searcher) keepFrom(pk *packing) {
 			}
 		}
 		repairColocation(pk, n, spare)
+	}
+	pk.forget()
+}
+
+// seedPartners keeps, on each mutable node of pk, one From container of
+// every colocation partner b absent from the node whose needers have
+// pooled containers and are admitted there: from the pool if b still
+// needs that shape, else as an extra beyond the required set (it was there
+// before, so keeping it changes nothing). Without it a needer could only
+// go where a partner comes from the pool, and a partner whose required set
+// the frozen nodes already hold has none pooled. Used by the targeted
+// phase. Cost O(containers on M·(needers + rules)).
+func (s *searcher) seedPartners(pk *packing) {
+	in := pk.in
+	for _, n := range in.order {
+		for _, c := range s.opt.From[n] {
+			b := c.Owner
+			if len(in.needers[b]) == 0 || pk.onNode(n, b) > 0 || !in.fits(c.Shape, n, pk.free[n]) || !pk.admits(n, b) {
+				continue
+			}
+			wanted := false
+			for _, a := range in.needers[b] {
+				wanted = wanted || pk.poolA[a] > 0 && pk.admits(n, a)
+			}
+			if !wanted {
+				continue
+			}
+			m := pk.mark()
+			if pk.pool[b][c.Shape] > 0 {
+				pk.put(n, b, c.Shape)
+			} else {
+				pk.place(n, c.Shape, b)
+			}
+			if !pk.valid(n) {
+				pk.undo(m)
+			}
+		}
 	}
 	pk.forget()
 }

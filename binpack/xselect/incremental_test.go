@@ -1,8 +1,10 @@
 package xselect
 
 import (
+	"encoding/json"
 	"errors"
 	"math/rand/v2"
+	"os"
 	"reflect"
 	"slices"
 	"testing"
@@ -130,6 +132,9 @@ func TestIncrementalRandom(t *testing.T) {
 			t.Fatalf("trial %d: Forced %v, invalid %v", i, plan.Forced, invalid)
 		}
 		checkIncremental(t, p, from, phi, plan)
+		if first := firstPhaseLambda(t, p, Options{From: from, Mutable: phi, Seed: uint64(i)}); plan.Lambda < first {
+			t.Fatalf("trial %d: λ %v below the first phase's %v", i, plan.Lambda, first)
+		}
 	}
 	t.Logf("%d/300 runs had too many invalid nodes", tooMany)
 }
@@ -278,5 +283,127 @@ func TestMutableNodes(t *testing.T) {
 		if got := MutableNodes(c.n, c.phi); got != c.want {
 			t.Errorf("MutableNodes(%d, %v) = %d, want %d", c.n, c.phi, got, c.want)
 		}
+	}
+}
+
+// firstPhaseLambda runs Solve's first incremental phase alone (the λ
+// search on the mutable set incremental picks once, without the targeted
+// phase) and returns its λ: the incremental mode as it was before the
+// targeted phase.
+func firstPhaseLambda(t *testing.T, p *Problem, opt Options) float64 {
+	t.Helper()
+	opt.KnapsackNodes, opt.ImproveVisits, opt.MaxProbes = DefaultKnapsackNodes, DefaultImproveVisits, DefaultMaxProbes
+	full := newInstance(p)
+	s := &searcher{full: full, in: full, opt: opt}
+	if err := s.incremental(&Plan{}); err != nil {
+		t.Fatal(err)
+	}
+	best, _ := s.probe(0)
+	lambda, _ := s.search(lambdaUpper(full), best)
+	return lambda
+}
+
+// shiftedMixes returns p with the mixes of apps 5–24 up by 60% and of
+// apps 25 and above down by 40% (the GPU apps 0–4 as they were).
+func shiftedMixes(p *Problem) *Problem {
+	q := *p
+	q.Apps = slices.Clone(p.Apps)
+	for a := range q.Apps {
+		f := 1.0
+		switch {
+		case a >= 25:
+			f = 0.6
+		case a >= 5:
+			f = 1.6
+		}
+		q.Apps[a].Mix = slices.Clone(p.Apps[a].Mix)
+		for k := range q.Apps[a].Mix {
+			q.Apps[a].Mix[k] *= f
+		}
+	}
+	return &q
+}
+
+// TestIncrementalUsesBudget: on seeded rules instances (generateRules,
+// 300 nodes) whose mixes changed after the previous plan, so that a
+// fresh run reaches a higher λ than the previous plan covers, λ does not
+// fall as φ grows over 0, 0.05, 0.1, 0.2, rises above the φ = 0 value by
+// φ = 0.2, and is never below the first phase's λ alone.
+func TestIncrementalUsesBudget(t *testing.T) {
+	for _, seed := range []uint64{11, 12, 13} {
+		p := generateRules(seed, 300, 3300)
+		prev, err := Solve(p, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		q := shiftedMixes(p)
+		fresh, err := Solve(q, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		last := -1.0
+		for _, phi := range []float64{0, 0.05, 0.1, 0.2} {
+			opt := Options{From: prev.Nodes, Mutable: phi}
+			plan, err := Solve(q, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkIncremental(t, q, prev.Nodes, phi, plan)
+			if phi == 0 && fresh.Lambda <= plan.Lambda {
+				t.Fatalf("seed %d: fresh λ %v not above the frozen λ %v: not a test of the budget", seed, fresh.Lambda, plan.Lambda)
+			}
+			if plan.Lambda < last {
+				t.Errorf("seed %d, φ = %v: λ %v below %v at the smaller φ", seed, phi, plan.Lambda, last)
+			}
+			if first := firstPhaseLambda(t, q, opt); plan.Lambda < first {
+				t.Errorf("seed %d, φ = %v: λ %v below the first phase's %v", seed, phi, plan.Lambda, first)
+			}
+			if phi == 0.2 && plan.Lambda <= firstPhaseLambda(t, q, Options{From: prev.Nodes}) {
+				t.Errorf("seed %d: φ = 0.2 did not raise λ above %v", seed, plan.Lambda)
+			}
+			last = plan.Lambda
+		}
+	}
+}
+
+// TestIncrementalExample replays `capplan pack --example` with the shape
+// catalog of `capplan shapes --example -k 8`: the previous plan was made
+// under fair shares, the new problem uses the demand's weights (a fresh
+// run gets λ ≈ 0.33). The applications over target hold the nodes that
+// those under target need (reporting: zone b, colocated with web; ci: spot
+// nodes, exlocated with batch-etl; ml on the GPU nodes). With φ = 0.1 the
+// run must change nodes and raise λ well above what the previous plan
+// covers (0.1436), and λ must not fall as φ grows to 0.3.
+func TestIncrementalExample(t *testing.T) {
+	data, err := os.ReadFile("testdata/example_incremental.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var x struct {
+		Problem Problem
+		From    [][]Container
+	}
+	if err := json.Unmarshal(data, &x); err != nil {
+		t.Fatal(err)
+	}
+	p, from := &x.Problem, x.From
+	frozen, err := Solve(p, Options{From: from, Mutable: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := frozen.Lambda
+	for _, phi := range []float64{0.05, 0.1, 0.2, 0.3} {
+		plan, err := Solve(p, Options{From: from, Mutable: phi})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkIncremental(t, p, from, phi, plan)
+		if plan.Lambda < last {
+			t.Errorf("φ = %v: λ %v below %v at the smaller φ", phi, plan.Lambda, last)
+		}
+		if phi == 0.1 && (len(plan.Changed) == 0 || plan.Lambda < 1.3*frozen.Lambda) {
+			t.Errorf("φ = 0.1: %d nodes changed, λ %v (previous plan covers %v)", len(plan.Changed), plan.Lambda, frozen.Lambda)
+		}
+		last = plan.Lambda
 	}
 }

@@ -185,8 +185,10 @@ type Plan struct {
 	Changed      []int
 	MutableLimit int
 	// Mutable lists, in incremental mode, the nodes Solve allowed to
-	// change (ascending, at most MutableLimit, a superset of Changed);
-	// Forced lists those among them whose From containers break the
+	// change for the returned plan: the mutable set of the λ probe the
+	// plan comes from (ascending, at most MutableLimit, a superset of
+	// Changed; its nodes that kept their From containers are not in
+	// Changed); Forced lists those among them whose From containers break the
 	// problem and so had to change (nil if none).
 	Mutable, Forced []int
 }

@@ -78,15 +78,28 @@ type Options struct {
 //     container (with any colocation partner it needs) on the first node
 //     that takes it (node order), until no application can take another.
 //
-// Incremental mode (opt.From set, ALGORITHMS §2.6): Solve picks a mutable
-// set M of at most MutableNodes(N, Mutable) nodes (nodes whose From
-// containers now break a rule first, then the most useful; see
-// Plan.Mutable), freezes the others with their From containers, and runs
-// the same λ search with each probe packing the required set minus the
-// frozen containers into M, first starting from M's From containers and,
-// if that fails, from empty M nodes. Before top-up the From containers M
-// lost are put back where they still fit, so unneeded changes are undone.
-// Plan.Changed compares the result with From.
+// Incremental mode (opt.From set, ALGORITHMS §2.6) runs in two phases.
+// First Solve picks one mutable set M of at most MutableNodes(N, Mutable)
+// nodes (nodes whose From containers now break a rule first, then the
+// most useful by mutableScore), freezes the others with their From
+// containers, and runs the same λ search with each probe packing the
+// required set minus the frozen containers into M, first starting from
+// M's From containers and, if that fails, from empty M nodes. Then the
+// targeted phase bisects between that λ and λ_hi (and sweeps for
+// colocation) with a mutable set chosen for each probe's own λ (see
+// targeter): the nodes the applications short of ⌊λ·m_{a,k}⌋ on From may
+// use, ranked by the free capacity and surplus containers (beyond the
+// required set of their owner) they offer, displacing the containers of
+// applications exlocated with the short one; a probe that fails is
+// retried once with the volume left unpacked added to the owners'
+// deficits. Its probes also keep on each mutable node one From container
+// of a colocation partner that pooled needers could join (seedPartners).
+// Every set respects the limit, so the λ found is never below the first
+// phase's. The plan comes from the set of the best complete probe
+// (Plan.Mutable). Before top-up the From containers M lost are put back
+// where they still fit, so unneeded changes are undone; a node of M that
+// ends up with its From containers is not changed. Plan.Changed compares
+// the result with From.
 //
 // Normalised volume is Σ_d c_d/T_d with T_d the cluster's total capacity in
 // dimension d. It returns an error wrapping ErrInvalid if p.Validate
@@ -95,7 +108,9 @@ type Options struct {
 // if more From nodes break the problem than may change. Deterministic for
 // a given Seed while the Deadline is not reached. Cost per probe
 // O(N·(A·K + KnapsackNodes·K·d) + C·A + ImproveVisits·d) for C
-// containers; O(log C) probes.
+// containers; O(log C) probes (in incremental mode up to about three
+// times as many: the targeted phase's probes may run twice, each time
+// after an O(N log N·(containers and apps per node)) choice of M).
 func Solve(p *Problem, opt Options) (*Plan, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
@@ -126,9 +141,15 @@ func Solve(p *Problem, opt Options) (*Plan, error) {
 	best, _ := s.probe(0) // λ = 0: nothing required, always complete
 	if !math.IsInf(ub, 1) {
 		plan.Lambda, best = s.search(ub, best)
+		if opt.From != nil {
+			plan.Lambda, best = s.targeted(ub, plan.Lambda, best)
+		}
 	}
 	plan.Probes = s.probes
 	if opt.From != nil {
+		// The final set is the one best was packed on.
+		s.setMutable(best.in.active, nil)
+		plan.Mutable = mutableList(best.in.active)
 		s.restoreFrom(best)
 	}
 	if !opt.NoTopUp {
@@ -150,6 +171,16 @@ type searcher struct {
 	// frozen[a][k] counts the (a,k) containers on frozen nodes (nil
 	// outside incremental mode).
 	frozen [][]int
+	// keep is the order in which keepFrom visits the mutable nodes (nil:
+	// the packer's node order).
+	keep []int
+	// limit is MutableNodes(N, Mutable) and forced the nodes whose From
+	// containers break the problem (incremental mode).
+	limit  int
+	forced []int
+	// target, when set (the targeted phase), picks the mutable set of
+	// each probe for its λ.
+	target *targeter
 	probes int
 }
 
@@ -173,8 +204,35 @@ func (s *searcher) start(lambda float64) *packing {
 // probe packs the set of λ and reports whether the packing is complete.
 // The random moves draw from a generator seeded by (Seed, λ), so a probe's
 // result depends on λ alone. In incremental mode it first tries to keep
-// the mutable nodes' From containers (keepFrom), then starts afresh.
+// the mutable nodes' From containers (keepFrom), then starts afresh; in
+// the targeted phase it first makes the targeter's set for λ the mutable
+// set (the packing's instance records it: pk.in.active).
 func (s *searcher) probe(lambda float64) (*packing, bool) {
+	if s.target == nil {
+		return s.probeSet(lambda)
+	}
+	clear(s.target.boost)
+	var pk *packing
+	for range targetTries {
+		s.setMutable(s.target.set(lambda))
+		var ok bool
+		if pk, ok = s.probeSet(lambda); ok || pk.poolN == 0 {
+			return pk, ok
+		}
+		for a, v := range pk.poolVolA {
+			s.target.boost[a] += v
+		}
+	}
+	return pk, false
+}
+
+// targetTries bounds the mutable sets a targeted probe tries: after a
+// failure the volume each application left unpacked is added to its
+// deficit and the set is chosen again.
+const targetTries = 2
+
+// probeSet is probe on the current mutable set.
+func (s *searcher) probeSet(lambda float64) (*packing, bool) {
 	var pk *packing
 	for try := range 2 {
 		if try == 0 && s.frozen == nil {
@@ -183,6 +241,9 @@ func (s *searcher) probe(lambda float64) (*packing, bool) {
 		pk = s.start(lambda)
 		if try == 0 {
 			s.keepFrom(pk)
+		}
+		if s.target != nil {
+			s.seedPartners(pk)
 		}
 		rng := rand.New(rand.NewPCG(s.opt.Seed, math.Float64bits(lambda)+uint64(try)))
 		greedy(pk, s.opt.KnapsackNodes)
@@ -241,6 +302,40 @@ func (s *searcher) search(ub float64, best *packing) (float64, *packing) {
 			if lam == hi {
 				return lo, best // λ_hi packs: nothing above can
 			}
+		} else {
+			hi = lam
+		}
+	}
+	return s.sweep(lo, top, best)
+}
+
+// targeted is the second phase of the incremental λ search, run after
+// the first (search, on the mutable set incremental chose once) has found
+// lo with packing best. Each probe now packs on a mutable set chosen for
+// its own λ by the targeter (the bottleneck applications' deficits at λ
+// and the nodes with free room or surplus containers they may use), and a
+// bisection between lo and the breakpoint below LambdaUpper, followed by
+// the colocation sweep, looks for a larger λ. A set never holds more than
+// MutableNodes nodes, so any complete probe is a valid plan, and the
+// result is never below lo. Skipped when no place beyond the forced nodes
+// is free. Cost: that of the probes plus, per probe, the targeter's
+// O(N log N·(containers and apps per node)) and setMutable.
+func (s *searcher) targeted(ub, lo float64, best *packing) (float64, *packing) {
+	top := s.snap(ub)
+	if s.limit <= len(s.forced) || lo >= top {
+		return lo, best
+	}
+	s.target = newTargeter(s)
+	defer func() { s.target = nil }()
+	hi := top
+	for s.probes < s.opt.MaxProbes && !s.late() {
+		lam := max(s.snap((lo+hi)/2), s.next(lo))
+		if lam >= hi {
+			break
+		}
+		s.probes++
+		if pk, ok := s.probe(lam); ok {
+			lo, best = lam, pk
 		} else {
 			hi = lam
 		}
