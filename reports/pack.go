@@ -226,6 +226,12 @@ func WritePackingPlanText(w io.Writer, doc *plan.PackingPlan, terminal bool) err
 		}
 		fmt.Fprintf(&b, "previous-plan nodes no longer in the cluster: %s\n", strings.Join(doc.GoneNodes, ", "))
 	}
+	for _, sk := range doc.Skipped {
+		if !terminal {
+			b.WriteString("# ")
+		}
+		fmt.Fprintf(&b, "not packed: %s (%s)\n", sk.Application, sk.Reason)
+	}
 	for _, s := range packingTables(doc) {
 		b.WriteString("\n")
 		if err := s.table.Render(&b, terminal); err != nil {

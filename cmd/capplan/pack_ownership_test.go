@@ -341,3 +341,38 @@ func TestPackOwnershipBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestPackUncoveredRequests packs the example with a catalog too small for
+// some requests: those are listed as not placed with the short dimensions,
+// applications left with nothing to pack are named, and the rest is packed
+// and checked.
+func TestPackUncoveredRequests(t *testing.T) {
+	dir := t.TempDir()
+	catPath := filepath.Join(dir, "small.json")
+	small := `{"apiVersion": "capplan/v1", "kind": "ShapeCatalog", "shapes": [
+	  {"name": "small", "size": {"cpu": 4, "memory": 17179869184}, "cost": 1},
+	  {"name": "mid", "size": {"cpu": 16, "memory": 68719476736}, "cost": 2}]}`
+	if err := os.WriteFile(catPath, []byte(small), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, d := loadExample(t)
+	doc := packJSON(t, "--example", "--shapes", catPath, "--json")
+	checkOwnership(t, doc, c, d, readCatalog(t, catPath))
+	var skipped []string
+	for _, s := range doc.Skipped {
+		skipped = append(skipped, s.Application)
+	}
+	if strings.Join(skipped, ",") != "ml-train,ml-serve,cache" {
+		t.Errorf("skipped %v", skipped)
+	}
+	found := false
+	for _, u := range doc.Unplaced {
+		if u.Owner == "spark-analytics" && u.Shape == "" && u.Count == 16 && u.Request["memory"] == 240<<30 &&
+			u.Reason == "no catalog shape holds the request: memory needs 240Gi, shape mid has 64Gi" {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("spark-analytics' 240Gi requests not reported: %+v", doc.Unplaced)
+	}
+}
