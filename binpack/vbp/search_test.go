@@ -33,3 +33,34 @@ func TestSearchKeepsPackingsValid(t *testing.T) {
 		}
 	}
 }
+
+// TestPackIntoAgainstBruteForce checks the exact attempt on small random
+// instances: with the optimum's bin count it finds a valid packing, with
+// one bin fewer it proves that none exists.
+func TestPackIntoAgainstBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for c := 0; c < 200; c++ {
+		inst := randomInstance(rng, 1+rng.IntN(8), 1+rng.IntN(3), 20)
+		opt := bruteForce(inst)
+		p, err := newProblem(inst)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pk, r, _ := p.packInto(opt, 1<<20)
+		if r != exactFound {
+			t.Fatalf("case %d: packInto(%d) = %d, want found", c, opt, r)
+		}
+		if err := Check(inst, pk); err != nil || len(pk) > opt {
+			t.Fatalf("case %d: packing of %d bins for optimum %d: %v", c, len(pk), opt, err)
+		}
+		if _, r, _ := p.packInto(opt-1, 1<<20); r != exactInfeasible {
+			t.Fatalf("case %d: packInto(%d) = %d, want infeasible", c, opt-1, r)
+		}
+	}
+	// A node limit of 1 cannot decide a non-trivial case.
+	inst := randomInstance(rng, 8, 2, 20)
+	p, _ := newProblem(inst)
+	if _, r, _ := p.packInto(bruteForce(inst)-1, 1); r != exactUnknown && r != exactInfeasible {
+		t.Errorf("node limit 1: result %d", r)
+	}
+}
