@@ -155,15 +155,7 @@ func NewOwnershipInput(c *datasets.Cluster, d *datasets.Demand, inst *datasets.I
 		in.NodeGroups = append(in.NodeGroups, n.Group)
 		nodeType = append(nodeType, typeOf[n.Name])
 	}
-	vol := func(v []float64) float64 {
-		s := 0.0
-		for i, x := range v {
-			if in.totals[i] > 0 {
-				s += x / in.totals[i]
-			}
-		}
-		return s
-	}
+	vol := in.Volume
 
 	// Shapes, in catalog order.
 	shapeCost := make([]float64, len(cat.Shapes))

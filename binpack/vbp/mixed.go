@@ -447,6 +447,27 @@ type mbin struct {
 	load  []int64
 }
 
+// bestFit returns the index of the bin of bins (nil entries and index skip
+// left out) that may take item i, has room for it, and leaves the least
+// weighted room Σ_k w_k·(cap_k − load_k − size_k) after it; -1 when none
+// does (ties to the lower index). Cost O(len(bins)·d).
+func (mp *mixedProblem) bestFit(i int, bins []*mbin, skip int) int {
+	bc, broom := -1, math.Inf(1)
+	for c, dst := range bins {
+		if c == skip || dst == nil || !mp.canFit[i][dst.t] || !fitsIn(dst.load, mp.size[i], mp.cap[dst.t]) {
+			continue
+		}
+		room := 0.0
+		for k, l := range dst.load {
+			room += mp.w[k] * float64(mp.cap[dst.t][k]-l-mp.size[i][k])
+		}
+		if room < broom {
+			bc, broom = c, room
+		}
+	}
+	return bc
+}
+
 // msol is a mixed packing under construction.
 type msol struct {
 	bins   []*mbin
@@ -952,19 +973,7 @@ func (mp *mixedProblem) bestFitAll() *msol {
 	}
 	order := mp.packOrder(allItems(mp.n))
 	for _, i := range order {
-		bc, broom := -1, math.Inf(1)
-		for c, dst := range s.bins {
-			if !mp.canFit[i][dst.t] || !fitsIn(dst.load, mp.size[i], mp.cap[dst.t]) {
-				continue
-			}
-			room := 0.0
-			for k, l := range dst.load {
-				room += mp.w[k] * float64(mp.cap[dst.t][k]-l-mp.size[i][k])
-			}
-			if room < broom {
-				bc, broom = c, room
-			}
-		}
+		bc := mp.bestFit(i, s.bins, -1)
 		if bc < 0 {
 			for _, t := range mp.active { // cheapest first
 				if mp.lim[t] == math.MaxInt && mp.canFit[i][t] {
@@ -1079,19 +1088,7 @@ func (mp *mixedProblem) partition(opt Options) *msol {
 	}
 	var left []int
 	for _, i := range mp.packOrder(rest) {
-		bc, broom := -1, math.Inf(1)
-		for c, dst := range s.bins {
-			if !mp.canFit[i][dst.t] || !fitsIn(dst.load, mp.size[i], mp.cap[dst.t]) {
-				continue
-			}
-			room := 0.0
-			for k, l := range dst.load {
-				room += mp.w[k] * float64(mp.cap[dst.t][k]-l-mp.size[i][k])
-			}
-			if room < broom {
-				bc, broom = c, room
-			}
-		}
+		bc := mp.bestFit(i, s.bins, -1)
 		if bc < 0 {
 			left = append(left, i)
 			continue
@@ -1417,19 +1414,7 @@ func (mp *mixedProblem) empty(s *msol) bool {
 		ok := true
 		for _, i := range mp.byValue(src.items) {
 			mp.work += len(s.bins)
-			bc, broom := -1, math.Inf(1)
-			for c, dst := range s.bins {
-				if c == b || dst == nil || !mp.canFit[i][dst.t] || !fitsIn(dst.load, mp.size[i], mp.cap[dst.t]) {
-					continue
-				}
-				room := 0.0
-				for k, l := range dst.load {
-					room += mp.w[k] * float64(mp.cap[dst.t][k]-l-mp.size[i][k])
-				}
-				if room < broom {
-					bc, broom = c, room
-				}
-			}
+			bc := mp.bestFit(i, s.bins, b)
 			if bc < 0 {
 				ok = false
 				break

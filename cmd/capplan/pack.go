@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -132,7 +133,7 @@ func (o *packOptions) validate(cmd *cobra.Command, args []string) error {
 		return usageErrorf("ownership packing takes no positional argument (got %q)", args[0])
 	case len(o.NodeTypes) > 0:
 		return usageErrorf("--node-type applies to sizing (--min-nodes)")
-	case !contains(plan.ShareSources, o.Shares):
+	case !slices.Contains(plan.ShareSources, o.Shares):
 		return usageErrorf("invalid --shares %q (want one of %s)", o.Shares, strings.Join(plan.ShareSources, ", "))
 	case cmd.Flags().Changed("mutable") && o.From == "":
 		return usageErrorf("--mutable needs --from PLAN")
@@ -145,15 +146,6 @@ func (o *packOptions) validate(cmd *cobra.Command, args []string) error {
 		return err
 	}
 	return o.output.validate()
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // nodeTypeCost is one --node-type entry: a node group and its cost.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -83,7 +84,7 @@ func checkOwnership(t *testing.T, doc *plan.PackingPlan, c *datasets.Cluster, d 
 				t.Errorf("node %s: owner %s's selector %q does not match", pn.Name, ct.Owner, app.SelectorText)
 			}
 			for r, q := range app.MinCapacity {
-				i := indexOfString(c.Resources, r)
+				i := slices.Index(c.Resources, r)
 				if q.Cmp(node.Capacity[i]) > 0 {
 					t.Errorf("node %s: owner %s needs %s %s", pn.Name, ct.Owner, q.String(), r)
 				}
@@ -129,15 +130,6 @@ func checkOwnership(t *testing.T, doc *plan.PackingPlan, c *datasets.Cluster, d 
 		t.Errorf("λ %v, upper bound %v", doc.Lambda, doc.LambdaUpperBound)
 	}
 	return byNode
-}
-
-func indexOfString(list []string, s string) int {
-	for i, x := range list {
-		if x == s {
-			return i
-		}
-	}
-	return -1
 }
 
 func loadExample(t *testing.T) (*datasets.Cluster, *datasets.Demand) {

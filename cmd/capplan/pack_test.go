@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -162,7 +163,7 @@ func TestPackMixedSizing(t *testing.T) {
 				t.Errorf("node %s (%s): %s's selector %q does not match", n.Name, n.Type, ct.Owner, app.SelectorText)
 			}
 			for r, q := range app.MinCapacity {
-				if q.Cmp(node.Capacity[indexOfString(c.Resources, r)]) > 0 {
+				if q.Cmp(node.Capacity[slices.Index(c.Resources, r)]) > 0 {
 					t.Errorf("node %s (%s): %s needs %s %s", n.Name, n.Type, ct.Owner, q.String(), r)
 				}
 			}

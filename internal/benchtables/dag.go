@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/capplan/capplan/plan/dag"
@@ -77,39 +76,6 @@ func dagRunOne(method string, d *dag.DAG, machines [][]float64) (dagRun, error) 
 	return dagRun{s.Makespan(), took}, nil
 }
 
-// dagParallel calls fn(i) for i < n on all cores; the first error wins.
-func dagParallel(n int, fn func(i int) error) error {
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var first error
-	next := 0
-	for w := 0; w < runtime.NumCPU(); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				mu.Lock()
-				i := next
-				next++
-				stop := first != nil
-				mu.Unlock()
-				if i >= n || stop {
-					return
-				}
-				if err := fn(i); err != nil {
-					mu.Lock()
-					if first == nil {
-						first = err
-					}
-					mu.Unlock()
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	return first
-}
-
 // dagPSPLIBCase is one PSPLIB instance with its reference makespan (J30: the
 // optimum; J60: the best known) and lower bound.
 type dagPSPLIBCase struct {
@@ -161,7 +127,7 @@ func dagPSPLIBTables(quick bool) error {
 		for m := range runs {
 			runs[m] = make([]dagRun, len(cases))
 		}
-		err = dagParallel(len(cases)*len(dagMethods), func(k int) error {
+		err = parallel(runtime.NumCPU(), len(cases)*len(dagMethods), func(k int) error {
 			m, c := k/len(cases), k%len(cases)
 			r, err := dagRunOne(dagMethods[m], cases[c].inst.DAG, cases[c].inst.Machines())
 			runs[m][c] = r
@@ -270,7 +236,7 @@ func dagAlibabaTable(quick bool) error {
 		runs[m] = make([]dagRun, len(jobs))
 	}
 	newLB := make([]int64, len(jobs))
-	err = dagParallel(len(jobs)*(len(all)+1), func(k int) error {
+	err = parallel(runtime.NumCPU(), len(jobs)*(len(all)+1), func(k int) error {
 		m, j := k/len(jobs), k%len(jobs)
 		if m == len(all) {
 			newLB[j] = dag.NewLB(jobs[j].DAG, machines)

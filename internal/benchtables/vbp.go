@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/capplan/capplan/binpack/vbp"
@@ -171,7 +170,7 @@ func vbpTables(quick bool) error {
 		for m := range runs {
 			runs[m] = make([]vbpBenchRun, len(cases))
 		}
-		err = vbpBenchParallel(workers, len(cases), func(c int) error {
+		err = parallel(workers, len(cases), func(c int) error {
 			for m := range methods {
 				r, err := vbpBenchOne(m, cases[c])
 				if err != nil {
@@ -245,39 +244,4 @@ func vbpBenchTable(set vbpBenchSet, cases []vbpBenchCase, runs [][]vbpBenchRun, 
 	t.AddRow(reports.TextCell("paper's best heuristic (reference)"), reports.TextCell(set.paperRatio), reports.MissingCell("-"),
 		reports.TextCell(set.paperOptimal), reports.MissingCell("-"), reports.MissingCell("-"), reports.MissingCell("-"))
 	return t
-}
-
-// vbpBenchParallel calls fn(i) for i < n on the given number of
-// goroutines; the first error wins and stops the others from starting
-// new work.
-func vbpBenchParallel(workers, n int, fn func(i int) error) error {
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var first error
-	next := 0
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				mu.Lock()
-				i := next
-				next++
-				stop := first != nil
-				mu.Unlock()
-				if i >= n || stop {
-					return
-				}
-				if err := fn(i); err != nil {
-					mu.Lock()
-					if first == nil {
-						first = err
-					}
-					mu.Unlock()
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	return first
 }
