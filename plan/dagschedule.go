@@ -5,7 +5,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/capplan/capplan/plan/dag"
+	"github.com/capplan/capplan/dag"
 )
 
 // Kinds of the DAG documents.

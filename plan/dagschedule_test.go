@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/capplan/capplan/plan/dag"
+	"github.com/capplan/capplan/dag"
 )
 
 // chain builds a → b and an independent c on resource cpu, in ticks of

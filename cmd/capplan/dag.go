@@ -11,8 +11,8 @@ import (
 	"github.com/spf13/pflag"
 	"k8s.io/apimachinery/pkg/api/resource"
 
+	"github.com/capplan/capplan/dag"
 	"github.com/capplan/capplan/datasets"
-	"github.com/capplan/capplan/plan/dag"
 )
 
 // DAG input formats.

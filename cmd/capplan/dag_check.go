@@ -7,8 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/capplan/capplan/dag"
 	"github.com/capplan/capplan/plan"
-	"github.com/capplan/capplan/plan/dag"
 	"github.com/capplan/capplan/reports"
 )
 

@@ -7,9 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/capplan/capplan/dag"
 	"github.com/capplan/capplan/datasets"
+	"github.com/capplan/capplan/datasets/dags"
 	"github.com/capplan/capplan/plan"
-	"github.com/capplan/capplan/plan/dag"
 )
 
 // dagSource is a parsed DAG input, before machines are chosen.
@@ -22,7 +23,7 @@ type dagSource struct {
 	dags     []*dag.DAG
 	observed []*int64
 	rejected []plan.DAGRejection
-	psplib   *dag.PSPLIB
+	psplib   *dags.PSPLIB
 	example  bool
 }
 
@@ -47,7 +48,7 @@ func (o *dagInputOptions) readSource() (*dagSource, error) {
 	src.inputs = []plan.Input{{Role: format, Path: src.path, SHA256: digest(data)}}
 	switch format {
 	case dagFormatPSPLIB:
-		inst, err := dag.ParsePSPLIB(src.path, bytes.NewReader(data))
+		inst, err := dags.ParsePSPLIB(src.path, bytes.NewReader(data))
 		if err != nil {
 			return nil, err
 		}
@@ -63,7 +64,7 @@ func (o *dagInputOptions) readSource() (*dagSource, error) {
 		}
 		limit := o.MaxTasks
 		if limit == 0 {
-			limit = dag.DefaultMaxTasks
+			limit = dags.DefaultMaxTasks
 		}
 		for _, j := range w.Jobs {
 			n := len(j.Tasks)
@@ -74,12 +75,12 @@ func (o *dagInputOptions) readSource() (*dagSource, error) {
 				return nil, fmt.Errorf("%s: job %s has %d tasks, more than the limit of %d (--max-tasks): %w", src.path, j.Name, n, limit, dag.ErrTooLarge)
 			}
 		}
-		if src.dags, err = dag.FromWorkload(w, nil, dag.WorkloadOptions{MaxEdges: o.MaxEdges}); err != nil {
+		if src.dags, err = dags.FromWorkload(w, nil, dags.WorkloadOptions{MaxEdges: o.MaxEdges}); err != nil {
 			return nil, err
 		}
 		src.observed = make([]*int64, len(src.dags))
 	case dagFormatAlibaba:
-		tr, err := dag.ParseAlibaba(src.path, bytes.NewReader(data), dag.AlibabaOptions{MaxTasks: o.MaxTasks, MaxEdges: o.MaxEdges})
+		tr, err := dags.ParseAlibaba(src.path, bytes.NewReader(data), dags.AlibabaOptions{MaxTasks: o.MaxTasks, MaxEdges: o.MaxEdges})
 		if err != nil {
 			return nil, err
 		}
@@ -127,7 +128,7 @@ func detectDAGFormat(path string, data []byte, forced string) (string, error) {
 }
 
 // dagMachines are the machines jobs are scheduled on, as groups; a
-// cluster's machines are expanded with dag.Machines.
+// cluster's machines are expanded with dags.Machines.
 type dagMachines struct {
 	groups  []plan.DAGMachineGroup
 	cluster *datasets.Cluster
@@ -145,7 +146,7 @@ func (m *dagMachines) vectors(resources []string) ([][]float64, error) {
 	var out [][]float64
 	if m.cluster != nil {
 		var err error
-		if out, err = dag.Machines(m.cluster, resources); err != nil {
+		if out, err = dags.Machines(m.cluster, resources); err != nil {
 			return nil, err
 		}
 	} else {
@@ -237,7 +238,7 @@ func (o *dagInputOptions) resolveMachines(src *dagSource) (*dagMachines, []plan.
 		m = dagClusterMachines(c)
 		inputs = append(inputs, plan.Input{Role: "cluster", Path: o.ClusterPath, SHA256: digest(data)})
 	case src.format == dagFormatAlibaba:
-		m = dagIdenticalMachines("alibaba", count, dagMergeCapacity(map[string]float64{"cpu": dag.AlibabaMachine[0], "mem": dag.AlibabaMachine[1]}, o.capacity))
+		m = dagIdenticalMachines("alibaba", count, dagMergeCapacity(map[string]float64{"cpu": dags.AlibabaMachine[0], "mem": dags.AlibabaMachine[1]}, o.capacity))
 	case o.machinesSet || o.MachineCapacity != "":
 		m = dagIdenticalMachines("machine", count, dagMergeCapacity(dagLargestDemands(src.dags), o.capacity))
 	case src.example:

@@ -12,8 +12,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/capplan/capplan/dag"
 	"github.com/capplan/capplan/plan"
-	"github.com/capplan/capplan/plan/dag"
 )
 
 // dagObserved is a schedule to check, read from a DAGSchedule JSON
@@ -291,7 +291,7 @@ func readDAGObservedCSV(path string, data []byte) (*dagObserved, error) {
 }
 
 // dagTickUnits are the tick lengths a checked schedule may need, coarsest
-// first (those of dag.WorkloadOptions).
+// first (those of dags.WorkloadOptions).
 var dagTickUnits = []float64{1, 0.1, 0.01, 0.001}
 
 // dagTickTol is the relative tolerance under which a time counts as a whole

@@ -16,9 +16,10 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
+	"github.com/capplan/capplan/dag"
 	"github.com/capplan/capplan/datasets"
+	"github.com/capplan/capplan/datasets/dags"
 	"github.com/capplan/capplan/plan"
-	"github.com/capplan/capplan/plan/dag"
 )
 
 // dagSharedData returns a path under the shared benchmark data sets, or
@@ -66,26 +67,26 @@ func dagScheduleOf(t *testing.T, d *dag.DAG, j plan.DAGJob) *dag.Schedule {
 }
 
 // dagJ30Optima reads the proven J30 optima.
-func dagJ30Optima(t *testing.T) map[dag.PSPLIBKey][]int64 {
+func dagJ30Optima(t *testing.T) map[dags.PSPLIBKey][]int64 {
 	f, err := os.Open(dagSharedData(t, "psplib/j30/j30opt.sm"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	opt, err := dag.ParsePSPLIBTable("j30opt.sm", f)
+	opt, err := dags.ParsePSPLIBTable("j30opt.sm", f)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return opt
 }
 
-func dagLoadPSPLIB(t *testing.T, path string) *dag.PSPLIB {
+func dagLoadPSPLIB(t *testing.T, path string) *dags.PSPLIB {
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	inst, err := dag.ParsePSPLIB(path, f)
+	inst, err := dags.ParsePSPLIB(path, f)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +99,7 @@ func dagLoadPSPLIB(t *testing.T, path string) *dag.PSPLIB {
 // and rejects it, naming tasks and times, once tampered with.
 func TestDAGSchedulePSPLIB(t *testing.T) {
 	opt := dagJ30Optima(t)
-	for _, key := range []dag.PSPLIBKey{{P: 1, I: 1}, {P: 13, I: 5}, {P: 29, I: 3}} {
+	for _, key := range []dags.PSPLIBKey{{P: 1, I: 1}, {P: 13, I: 5}, {P: 29, I: 3}} {
 		name := fmt.Sprintf("j30%d_%d", key.P, key.I)
 		t.Run(name, func(t *testing.T) {
 			path := dagSharedData(t, "psplib/j30/"+name+".sm")
@@ -164,7 +165,7 @@ func TestDAGSchedulePSPLIB(t *testing.T) {
 
 // dagTamperedPrecedence moves one task to start one period before its
 // latest predecessor ends: `dag check` exits 1 naming both and the times.
-func dagTamperedPrecedence(t *testing.T, inst *dag.PSPLIB, j plan.DAGJob, path, dir string) {
+func dagTamperedPrecedence(t *testing.T, inst *dags.PSPLIB, j plan.DAGJob, path, dir string) {
 	t.Helper()
 	d := inst.DAG
 	s := dagScheduleOf(t, d, j)
@@ -206,7 +207,7 @@ func dagTamperedPrecedence(t *testing.T, inst *dag.PSPLIB, j plan.DAGJob, path, 
 // time, except that two unrelated tasks whose demands together exceed the
 // machine start together: `dag check --json` exits 1 with one capacity
 // violation at their common start.
-func dagTamperedCapacity(t *testing.T, inst *dag.PSPLIB, path, dir string) {
+func dagTamperedCapacity(t *testing.T, inst *dags.PSPLIB, path, dir string) {
 	t.Helper()
 	d := inst.DAG
 	anc := func(v int) map[int]bool {
@@ -314,7 +315,7 @@ func TestDAGScheduleExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dags, err := dag.FromWorkload(w, nil, dag.WorkloadOptions{})
+	jobs, err := dags.FromWorkload(w, nil, dags.WorkloadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -337,7 +338,7 @@ func TestDAGScheduleExample(t *testing.T) {
 			return [][]float64{v, v, v}
 		}},
 		{"cluster", []string{"--example", "-c", cluster}, func(d *dag.DAG) [][]float64 {
-			ms, err := dag.Machines(c, d.Resources)
+			ms, err := dags.Machines(c, d.Resources)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -368,7 +369,7 @@ func TestDAGScheduleExample(t *testing.T) {
 			var names []string
 			for i, j := range doc.Jobs {
 				names = append(names, j.Name)
-				d := dags[i]
+				d := jobs[i]
 				ms := tc.machines(d)
 				if v := dag.Check(d, ms, dagScheduleOf(t, d, j)); len(v) > 0 {
 					t.Errorf("%s: %v", j.Name, v)

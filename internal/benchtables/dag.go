@@ -9,7 +9,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/capplan/capplan/plan/dag"
+	"github.com/capplan/capplan/dag"
+	"github.com/capplan/capplan/datasets/dags"
 	"github.com/capplan/capplan/reports"
 )
 
@@ -79,7 +80,7 @@ func dagRunOne(method string, d *dag.DAG, machines [][]float64) (dagRun, error) 
 // dagPSPLIBCase is one PSPLIB instance with its reference makespan (J30: the
 // optimum; J60: the best known) and lower bound.
 type dagPSPLIBCase struct {
-	inst  *dag.PSPLIB
+	inst  *dags.PSPLIB
 	ref   int64
 	bound int64
 }
@@ -90,7 +91,7 @@ func dagLoadPSPLIBSet(set, refFile string, quick bool) ([]dagPSPLIBCase, error) 
 	if err != nil {
 		return nil, err
 	}
-	ref, err := dag.ParsePSPLIBTable(refFile, f)
+	ref, err := dags.ParsePSPLIBTable(refFile, f)
 	f.Close()
 	if err != nil {
 		return nil, err
@@ -106,12 +107,12 @@ func dagLoadPSPLIBSet(set, refFile string, quick bool) ([]dagPSPLIBCase, error) 
 			if err != nil {
 				return nil, err
 			}
-			inst, err := dag.ParsePSPLIB(name, g)
+			inst, err := dags.ParsePSPLIB(name, g)
 			g.Close()
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, dagPSPLIBCase{inst: inst, ref: ref[dag.PSPLIBKey{P: p, I: i}][0], bound: dag.LowerBounds(inst.DAG, inst.Machines()).Best})
+			out = append(out, dagPSPLIBCase{inst: inst, ref: ref[dags.PSPLIBKey{P: p, I: i}][0], bound: dag.LowerBounds(inst.DAG, inst.Machines()).Best})
 		}
 	}
 	return out, nil
@@ -219,16 +220,16 @@ func dagAlibabaTable(quick bool) error {
 		return nil
 	}
 	// Bounded sizes keep the table within the bench's time budget.
-	opts := dag.AlibabaOptions{MaxTasks: 5000, MaxEdges: 200_000}
+	opts := dags.AlibabaOptions{MaxTasks: 5000, MaxEdges: 200_000}
 	if quick {
-		opts = dag.AlibabaOptions{MaxTasks: 1000, MaxEdges: 20_000}
+		opts = dags.AlibabaOptions{MaxTasks: 1000, MaxEdges: 20_000}
 	}
-	tr, err := dag.ParseAlibaba(path, f, opts)
+	tr, err := dags.ParseAlibaba(path, f, opts)
 	f.Close()
 	if err != nil {
 		return err
 	}
-	machines := [][]float64{dag.AlibabaMachine}
+	machines := [][]float64{dags.AlibabaMachine}
 	jobs := tr.Jobs
 	all := append([]string{"bfs"}, dagAlibabaMethods...)
 	runs := make([][]dagRun, len(all))

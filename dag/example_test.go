@@ -3,7 +3,7 @@ package dag_test
 import (
 	"fmt"
 
-	"github.com/capplan/capplan/plan/dag"
+	"github.com/capplan/capplan/dag"
 )
 
 // A map stage of four tasks, a reduce stage of two behind a barrier, on

@@ -1,10 +1,12 @@
-package dag
+package dags
 
 import (
 	"fmt"
 	"math"
 	"slices"
 	"strconv"
+
+	"github.com/capplan/capplan/dag"
 
 	"github.com/capplan/capplan/datasets"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -31,15 +33,15 @@ type WorkloadOptions struct {
 	MaxEdges int
 }
 
-// FromJob expands one datasets.Job into a task-level DAG. A stage s of n
+// FromJob expands one datasets.Job into a task-level dag.DAG. A stage s of n
 // tasks gives tasks s[0] … s[n-1] in a stage named s; a barrier edge
 // makes every child task wait for every parent task, and a one-to-one
 // edge makes s[i] wait for p[i]. A task-level job gives one single-task
 // stage per task, named by the task ID. Demands are in base units (cores,
 // bytes), in the order of resources; nil resources means the sorted union
-// of the resources the job names. It returns ErrTooLarge (wrapped) when
+// of the resources the job names. It returns dag.ErrTooLarge (wrapped) when
 // the expansion exceeds opts.MaxEdges edges.
-func FromJob(j *datasets.Job, resources []string, opts WorkloadOptions) (*DAG, error) {
+func FromJob(j *datasets.Job, resources []string, opts WorkloadOptions) (*dag.DAG, error) {
 	if resources == nil {
 		resources = jobResources(j)
 	}
@@ -68,13 +70,13 @@ func FromJob(j *datasets.Job, resources []string, opts WorkloadOptions) (*DAG, e
 		}
 		return v
 	}
-	b := NewBuilder(j.Name, resources, unit)
+	b := dag.NewBuilder(j.Name, resources, unit)
 	edges := 0
 	if len(j.Stages) > 0 {
 		idx := map[string]int{}
 		for _, s := range j.Stages {
 			if s.Tasks > datasets.MaxStageTasks {
-				return nil, fmt.Errorf("dag: %s: stage %s has %d tasks: %w", j.Name, s.Name, s.Tasks, ErrTooLarge)
+				return nil, fmt.Errorf("dag: %s: stage %s has %d tasks: %w", j.Name, s.Name, s.Tasks, dag.ErrTooLarge)
 			}
 			idx[s.Name] = b.Stage(s.Name)
 		}
@@ -95,14 +97,14 @@ func FromJob(j *datasets.Job, resources []string, opts WorkloadOptions) (*DAG, e
 				if s.Edge == datasets.OneToOne {
 					edges += s.Tasks
 				} else {
-					edges += s.Tasks * len(b.stages[pi].Tasks)
+					edges += s.Tasks * b.StageTasks(pi)
 				}
 				if edges > maxEdges {
-					return nil, fmt.Errorf("dag: %s: more than %d task edges: %w", j.Name, maxEdges, ErrTooLarge)
+					return nil, fmt.Errorf("dag: %s: more than %d task edges: %w", j.Name, maxEdges, dag.ErrTooLarge)
 				}
-				kind := Barrier
+				kind := dag.Barrier
 				if s.Edge == datasets.OneToOne {
-					kind = OneToOne
+					kind = dag.OneToOne
 				}
 				b.Connect(pi, idx[s.Name], kind)
 			}
@@ -124,14 +126,14 @@ func FromJob(j *datasets.Job, resources []string, opts WorkloadOptions) (*DAG, e
 		}
 	}
 	if len(problems) > 0 {
-		return nil, &InputError{Source: j.Name, Problems: problems}
+		return nil, &dag.InputError{Source: j.Name, Problems: problems}
 	}
 	return b.Build()
 }
 
 // FromWorkload expands every job of w (see FromJob), in file order.
-func FromWorkload(w *datasets.Workload, resources []string, opts WorkloadOptions) ([]*DAG, error) {
-	out := make([]*DAG, 0, len(w.Jobs))
+func FromWorkload(w *datasets.Workload, resources []string, opts WorkloadOptions) ([]*dag.DAG, error) {
+	out := make([]*dag.DAG, 0, len(w.Jobs))
 	for i := range w.Jobs {
 		d, err := FromJob(&w.Jobs[i], resources, opts)
 		if err != nil {
@@ -144,7 +146,7 @@ func FromWorkload(w *datasets.Workload, resources []string, opts WorkloadOptions
 
 // Machines expands a cluster into one capacity vector per node, in base
 // units and in the order of resources. A resource the cluster does not
-// declare is an *InputError.
+// declare is an *dag.InputError.
 func Machines(c *datasets.Cluster, resources []string) ([][]float64, error) {
 	at := map[string]int{}
 	for k, r := range c.Resources {
@@ -157,7 +159,7 @@ func Machines(c *datasets.Cluster, resources []string) ([][]float64, error) {
 		}
 	}
 	if len(problems) > 0 {
-		return nil, &InputError{Source: c.Source, Problems: problems}
+		return nil, &dag.InputError{Source: c.Source, Problems: problems}
 	}
 	var out [][]float64
 	for _, g := range c.Groups {

@@ -1,4 +1,4 @@
-package dag
+package dags
 
 import (
 	"errors"
@@ -7,6 +7,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/capplan/capplan/dag"
+	"github.com/capplan/capplan/internal/testdatasets"
 
 	"github.com/capplan/capplan/datasets"
 )
@@ -38,11 +41,11 @@ func TestFromJobExample(t *testing.T) {
 	if got := q17.Tasks[join].Demand; got[0] != 4 || got[1] != 8<<30 {
 		t.Fatalf("join demand %v", got)
 	}
-	kinds := map[EdgeKind]int{}
+	kinds := map[dag.EdgeKind]int{}
 	for _, e := range q17.StageEdges {
 		kinds[e.Kind]++
 	}
-	if kinds[Barrier] != 3 || kinds[OneToOne] != 1 {
+	if kinds[dag.Barrier] != 3 || kinds[dag.OneToOne] != 1 {
 		t.Fatalf("stage edge kinds %v", kinds)
 	}
 	// train-pipeline is task-level: one stage per task; 24 cpus ... gpu.
@@ -50,7 +53,7 @@ func TestFromJobExample(t *testing.T) {
 	if tp.N() != 4 || len(tp.Stages) != 4 || tp.K() != 3 {
 		t.Fatalf("train-pipeline: %v %v", tp, tp.Resources)
 	}
-	// A cluster gives one capacity vector per node, in the DAG's order.
+	// A cluster gives one capacity vector per node, in the dag.DAG's order.
 	c, err := datasets.ParseCluster("cluster.yaml", datasets.ExampleFiles()["cluster.yaml"], datasets.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -59,7 +62,7 @@ func TestFromJobExample(t *testing.T) {
 	if err != nil || len(ms) != c.NumNodes() {
 		t.Fatalf("machines: %d, %v", len(ms), err)
 	}
-	if _, err := Machines(c, []string{"cpu", "quantum"}); !errors.Is(err, ErrInvalid) {
+	if _, err := Machines(c, []string{"cpu", "quantum"}); !errors.Is(err, dag.ErrInvalid) {
 		t.Fatalf("unknown resource: %v", err)
 	}
 }
@@ -78,7 +81,7 @@ func TestFromJobUnitsAndLimits(t *testing.T) {
 		t.Fatalf("unit %v durations %d %d", d.Unit, d.Tasks[0].Duration, d.Tasks[3].Duration)
 	}
 	// 3·4 = 12 barrier edges exceed a limit of 10.
-	if _, err := FromJob(job, nil, WorkloadOptions{MaxEdges: 10}); !errors.Is(err, ErrTooLarge) {
+	if _, err := FromJob(job, nil, WorkloadOptions{MaxEdges: 10}); !errors.Is(err, dag.ErrTooLarge) {
 		t.Fatalf("limit: %v", err)
 	}
 }
@@ -118,8 +121,8 @@ func TestParseAlibaba(t *testing.T) {
 	}
 	want := map[string]string{
 		"j_cycle":   "cycle: ",
-		"j_odd":     "not a DAG task name",
-		"j_indep":   "not a DAG task name",
+		"j_odd":     "not a dag.DAG task name",
+		"j_indep":   "not a dag.DAG task name",
 		"j_missing": "is not a number",
 		"j_unknown": "which the job does not have",
 		"j_back":    "before start_time",
@@ -144,7 +147,7 @@ func TestParseAlibaba(t *testing.T) {
 // accepted or rejected with a reason, and the odd truncated names are
 // among the rejected.
 func TestParseAlibabaSample(t *testing.T) {
-	p := needData(t, filepath.Join("alibaba-v2018", "batch_task_dag_sample_hliangzhao.csv"))
+	p := testdatasets.Need(t, filepath.Join("alibaba-v2018", "batch_task_dag_sample_hliangzhao.csv"))
 	f, err := os.Open(p)
 	if err != nil {
 		t.Fatal(err)
@@ -172,9 +175,9 @@ func TestParseAlibabaSample(t *testing.T) {
 
 // reasonClass buckets rejection reasons for the sample's summary.
 func reasonClass(reason string) string {
-	for _, c := range []string{"cycle", "not a DAG task name", "limit", "before start", "not a number", "does not have", "used by"} {
+	for _, c := range []string{"cycle", "not a dag.DAG task name", "limit", "before start", "not a number", "does not have", "used by"} {
 		if strings.Contains(reason, c) {
-			if c == "not a DAG task name" {
+			if c == "not a dag.DAG task name" {
 				return "name"
 			}
 			return c

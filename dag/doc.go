@@ -1,7 +1,6 @@
 // Package dag builds compact preferred schedules for one job DAG on a given
 // set of machines, and measures them against lower bounds: the task-level
-// DAG model and its loaders (capplan Workloads, PSPLIB .sm files, Alibaba
-// v2018 batch_task rows), an independent schedule checker, lower bounds
+// DAG model and its builder, an independent schedule checker, lower bounds
 // (critical path, TWork, NewLB, energy, node packing, bin), a per-machine
 // resource-time space, list-scheduling baselines (BFS, CP, Random, Tetris,
 // Coffman–Graham, StripPart), the RCPSP toolbox (priority rules, serial and
@@ -11,4 +10,9 @@
 // Times are whole ticks (int64); DAG.Unit gives the seconds per tick, so
 // precedence and capacity checks are exact in time. Demands are float64
 // per resource, compared with the named tolerance CapTol.
+//
+// dag is an algorithm package: it reads no files and imports no input
+// format (the readers of Workload documents, PSPLIB .sm files and Alibaba
+// batch_task rows are in datasets/dags) and no command-line library. It
+// may import the standard library only.
 package dag

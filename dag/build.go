@@ -108,6 +108,9 @@ func (b *Builder) Connect(from, to int, kind EdgeKind) {
 // Tasks returns the number of tasks added so far.
 func (b *Builder) Tasks() int { return len(b.tasks) }
 
+// StageTasks returns the number of tasks added to stage s so far.
+func (b *Builder) StageTasks(s int) int { return len(b.stages[s].Tasks) }
+
 // PendingEdges returns the number of task edges added so far, counting
 // those Connect will expand to, before merging repeats.
 func (b *Builder) PendingEdges() int {

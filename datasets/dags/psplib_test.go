@@ -1,9 +1,11 @@
-package dag
+package dags
 
 import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/capplan/capplan/dag"
 )
 
 // tinySM is a hand-written .sm file: jobs 2 and 3 after the source, job 4
@@ -60,7 +62,7 @@ func TestParsePSPLIBTiny(t *testing.T) {
 		t.Fatalf("job 4: %+v preds %v", d.Tasks[four], d.Preds(four))
 	}
 	// The critical path 2 -> 4 is 3 + 4 = 7 = MPM-Time.
-	if cp := CPLength(d); cp != 7 {
+	if cp := dag.CPLength(d); cp != 7 {
 		t.Fatalf("CPLength %d, want 7", cp)
 	}
 }
@@ -76,7 +78,7 @@ func TestParsePSPLIBErrors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := ParsePSPLIB(tc.name, strings.NewReader(tc.in))
-			if !errors.Is(err, ErrInvalid) {
+			if !errors.Is(err, dag.ErrInvalid) {
 				t.Fatalf("got %v, want ErrInvalid", err)
 			}
 		})
@@ -92,26 +94,7 @@ func TestParsePSPLIBTable(t *testing.T) {
 	if len(got) != 3 || got[PSPLIBKey{1, 4}][1] != 90 || len(got[PSPLIBKey{48, 10}]) != 1 {
 		t.Fatalf("got %v", got)
 	}
-	if _, err := ParsePSPLIBTable("dup", strings.NewReader("1 1 5\n1 1 6\n")); !errors.Is(err, ErrInvalid) {
+	if _, err := ParsePSPLIBTable("dup", strings.NewReader("1 1 5\n1 1 6\n")); !errors.Is(err, dag.ErrInvalid) {
 		t.Fatalf("duplicate row: got %v", err)
-	}
-}
-
-// TestPSPLIBFiles parses every J30 and J60 instance and checks the critical
-// path against the file's MPM-Time (an independent truth).
-func TestPSPLIBFiles(t *testing.T) {
-	for _, set := range []struct{ name, ref string }{{"j30", "j30opt.sm"}, {"j60", "j60hrs.sm"}} {
-		insts := loadPSPLIB(t, set.name, set.ref)
-		if len(insts) != 480 {
-			t.Fatalf("%s: %d instances", set.name, len(insts))
-		}
-		for _, in := range insts {
-			if cp := CPLength(in.Inst.DAG); cp != in.Inst.MPM {
-				t.Errorf("%s %v: CPLength %d, MPM-Time %d", set.name, in.Key, cp, in.Inst.MPM)
-			}
-			if in.Ref < in.Inst.MPM {
-				t.Errorf("%s %v: reference %d below MPM %d", set.name, in.Key, in.Ref, in.Inst.MPM)
-			}
-		}
 	}
 }

@@ -1,4 +1,4 @@
-package dag
+package dags
 
 import (
 	"bufio"
@@ -6,16 +6,18 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/capplan/capplan/dag"
 )
 
 // PSPLIB is one single-mode RCPSP instance of PSPLIB (Kolisch & Sprecher,
 // EJOR 96, 1997): one project to run on one machine whose capacities are
 // the renewable resource availabilities.
 type PSPLIB struct {
-	// DAG has one single-task stage per real job; task IDs are the PSPLIB
+	// dag.DAG has one single-task stage per real job; task IDs are the PSPLIB
 	// job numbers ("2" … "N-1"), resources "R1" … "Rk", Unit 1 period.
 	// The dummy source (job 1) and sink (job N) are omitted.
-	DAG *DAG
+	DAG *dag.DAG
 	// Capacity is the availability of each renewable resource.
 	Capacity []float64
 	// Horizon is the file's horizon (the sum of durations).
@@ -39,7 +41,7 @@ const (
 )
 
 // ParsePSPLIB reads a PSPLIB single-mode .sm file; name is used in
-// messages. Every problem found is reported in one *InputError: missing
+// messages. Every problem found is reported in one *dag.InputError: missing
 // sections, multi-mode jobs, non-renewable resources, job numbers out of
 // range, dummies with work. Cost O(size of the file).
 func ParsePSPLIB(name string, r io.Reader) (*PSPLIB, error) {
@@ -145,7 +147,7 @@ func ParsePSPLIB(name string, r io.Reader) (*PSPLIB, error) {
 		problems = append(problems, fmt.Sprintf("%d non-renewable and %d doubly constrained resources are not supported", nonRenewable, dbl))
 	}
 	if len(problems) > 0 {
-		return nil, &InputError{Source: name, Problems: problems}
+		return nil, &dag.InputError{Source: name, Problems: problems}
 	}
 	for j := 1; j <= jobs; j++ {
 		if _, ok := succ[j]; !ok {
@@ -163,13 +165,13 @@ func ParsePSPLIB(name string, r io.Reader) (*PSPLIB, error) {
 		}
 	}
 	if len(problems) > 0 {
-		return nil, &InputError{Source: name, Problems: problems}
+		return nil, &dag.InputError{Source: name, Problems: problems}
 	}
 	res := make([]string, renewable)
 	for k := range res {
 		res[k] = "R" + strconv.Itoa(k+1)
 	}
-	b := NewBuilder(name, res, 1)
+	b := dag.NewBuilder(name, res, 1)
 	idx := make(map[int]int, jobs)
 	for j := 2; j < jobs; j++ {
 		idx[j] = b.AddTask(strconv.Itoa(j), -1, dur[j], dem[j])
@@ -188,7 +190,7 @@ func ParsePSPLIB(name string, r io.Reader) (*PSPLIB, error) {
 		}
 	}
 	if len(problems) > 0 {
-		return nil, &InputError{Source: name, Problems: problems}
+		return nil, &dag.InputError{Source: name, Problems: problems}
 	}
 	d, err := b.Build()
 	if err != nil {
@@ -207,7 +209,7 @@ type PSPLIBKey struct{ P, I int }
 // integers is a result: (P, I) maps to the integer fields after P and I,
 // up to the first field that is not an integer. So j30opt.sm and the hrs
 // files give [makespan], and the lb files give [UB, LB]. Header and
-// separator lines are skipped. A (P, I) listed twice is an *InputError.
+// separator lines are skipped. A (P, I) listed twice is an *dag.InputError.
 func ParsePSPLIBTable(name string, r io.Reader) (map[PSPLIBKey][]int64, error) {
 	out := map[PSPLIBKey][]int64{}
 	var problems []string
@@ -235,7 +237,7 @@ func ParsePSPLIBTable(name string, r io.Reader) (map[PSPLIBKey][]int64, error) {
 		return nil, fmt.Errorf("dag: %s: %w", name, err)
 	}
 	if len(problems) > 0 {
-		return nil, &InputError{Source: name, Problems: problems}
+		return nil, &dag.InputError{Source: name, Problems: problems}
 	}
 	return out, nil
 }

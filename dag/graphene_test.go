@@ -1,7 +1,6 @@
 package dag
 
 import (
-	"os"
 	"testing"
 )
 
@@ -45,37 +44,4 @@ func TestGrapheneWorkers(t *testing.T) {
 		}
 	}
 	mustCheck(t, "graphene", instance{name: d.Name, d: d, machines: ms}, one)
-}
-
-// TestAlibabaSchedules schedules the accepted jobs of the Alibaba sample
-// with up to 300 tasks on 20 Alibaba machines with Graphene: every
-// schedule passes the checker and is not below the bounds.
-func TestAlibabaSchedules(t *testing.T) {
-	p := needData(t, "alibaba-v2018/batch_task_dag_sample_hliangzhao.csv")
-	f, err := os.Open(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	tr, err := ParseAlibaba("sample", f, AlibabaOptions{MaxTasks: 300, MaxEdges: 20_000})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ms := make([][]float64, 20)
-	for i := range ms {
-		ms[i] = AlibabaMachine
-	}
-	var gapSum float64
-	for _, j := range tr.Jobs {
-		s, err := Graphene(j.DAG, ms, Options{MaxCandidates: 4})
-		if err != nil {
-			t.Fatal(err)
-		}
-		a := Assess(j.DAG, ms, s)
-		if len(a.Violations) > 0 || a.Makespan < a.Bounds.Best {
-			t.Fatalf("%s: %d violations, makespan %d, bound %d", j.Name, len(a.Violations), a.Makespan, a.Bounds.Best)
-		}
-		gapSum += a.Gap
-	}
-	t.Logf("%d jobs, mean gap of Graphene to the best bound %.2f%%", len(tr.Jobs), 100*gapSum/float64(len(tr.Jobs)))
 }

@@ -90,29 +90,6 @@ func TestNewLBStages(t *testing.T) {
 	}
 }
 
-// TestBoundsPSPLIB asserts every bound ≤ the proven optimum on all 480 J30
-// instances and ≤ the best known makespan on all 480 J60 instances.
-func TestBoundsPSPLIB(t *testing.T) {
-	for _, set := range []struct{ name, ref string }{{"j30", "j30opt.sm"}, {"j60", "j60hrs.sm"}} {
-		tight, above := 0, 0
-		for _, in := range loadPSPLIB(t, set.name, set.ref) {
-			b := LowerBounds(in.Inst.DAG, in.Inst.Machines())
-			for name, v := range map[string]int64{"cp": b.CP, "energy": b.Energy, "newlb": b.NewLB, "packing": b.NodePacking, "bin": b.Bin} {
-				if v > in.Ref {
-					t.Errorf("%s %v: %s bound %d > reference %d", set.name, in.Key, name, v, in.Ref)
-				}
-			}
-			if b.Best == in.Ref {
-				tight++
-			}
-			if b.Best > b.CP {
-				above++
-			}
-		}
-		t.Logf("%s: best bound equals the reference on %d/480, beats the critical path on %d", set.name, tight, above)
-	}
-}
-
 // randomStaged returns a random instance of at most 7 tasks in stages of
 // one to three tasks, joined by barrier, one-to-one or partial edges, on
 // one to three machines.

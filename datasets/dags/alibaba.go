@@ -1,4 +1,4 @@
-package dag
+package dags
 
 import (
 	"encoding/csv"
@@ -8,6 +8,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/capplan/capplan/dag"
 )
 
 // AlibabaMachine is the capacity of one Alibaba v2018 machine in the
@@ -42,13 +44,13 @@ type AlibabaOptions struct {
 // AlibabaJob is one accepted job.
 type AlibabaJob struct {
 	Name string
-	// DAG has one stage per batch_task row, named by task_name, with
+	// dag.DAG has one stage per batch_task row, named by task_name, with
 	// instance_num tasks name[0] … name[n-1]; resources "cpu" (cores) and
 	// "mem" (normalised, 100 = one machine); Unit 1 s. Every edge is a
 	// barrier: an instance waits for all instances of its parent tasks.
-	DAG *DAG
+	DAG *dag.DAG
 	// Observed start and end (trace seconds) and status of each stage,
-	// indexed like DAG.Stages.
+	// indexed like dag.DAG.Stages.
 	Start, End []int64
 	Status     []string
 }
@@ -92,7 +94,7 @@ type abRow struct {
 // ParseAlibaba reads Alibaba cluster-trace-v2018 batch_task rows (CSV, no
 // header, columns task_name, instance_num, job_name, task_type, status,
 // start_time, end_time, plan_cpu, plan_mem; a leading header row is
-// skipped). The DAG of a job is encoded in its task names: after the
+// skipped). The dag.DAG of a job is encoded in its task names: after the
 // leading letters, the first number is the task's id and every further
 // `_`-separated number a parent id (M1, R2_1, J5_3_4). Each job is
 // accepted or rejected as a whole: odd names (task_…, trailing `_`),
@@ -158,7 +160,7 @@ func parseABRow(rec []string, line int) abRow {
 	for k, p := range parts {
 		v, err := strconv.Atoi(p)
 		if err != nil || v < 0 || p == "" || p[0] == '+' || p[0] == '-' {
-			r.rejection = fmt.Sprintf("task name %q is not a DAG task name (letters, id, _parent ids)", r.name)
+			r.rejection = fmt.Sprintf("task name %q is not a dag.DAG task name (letters, id, _parent ids)", r.name)
 			return r
 		}
 		if k == 0 {
@@ -224,7 +226,7 @@ func alibabaJob(job string, rows []abRow, opts AlibabaOptions) (*AlibabaJob, *Re
 	}
 	// Stage-level check first: unknown parents and cycles, named by
 	// task_name, and the number of task edges.
-	sb := NewBuilder(job, nil, 1)
+	sb := dag.NewBuilder(job, nil, 1)
 	edges := 0
 	for _, r := range rows {
 		sb.AddTask(r.name, -1, 0, nil)
@@ -240,7 +242,7 @@ func alibabaJob(job string, rows []abRow, opts AlibabaOptions) (*AlibabaJob, *Re
 		}
 	}
 	if _, err := sb.Build(); err != nil {
-		var ce *CycleError
+		var ce *dag.CycleError
 		if errors.As(err, &ce) {
 			return reject(rows[0].line, "cycle: %s", strings.Join(ce.Cycle, " -> "))
 		}
@@ -249,7 +251,7 @@ func alibabaJob(job string, rows []abRow, opts AlibabaOptions) (*AlibabaJob, *Re
 	if edges > maxEdges {
 		return reject(rows[0].line, "%d task edges exceed the limit of %d", edges, maxEdges)
 	}
-	b := NewBuilder(job, []string{"cpu", "mem"}, 1)
+	b := dag.NewBuilder(job, []string{"cpu", "mem"}, 1)
 	j := &AlibabaJob{Name: job}
 	for _, r := range rows {
 		s := b.Stage(r.name)
@@ -262,7 +264,7 @@ func alibabaJob(job string, rows []abRow, opts AlibabaOptions) (*AlibabaJob, *Re
 	}
 	for k, r := range rows {
 		for _, p := range r.preds {
-			b.Connect(byID[p], k, Barrier)
+			b.Connect(byID[p], k, dag.Barrier)
 		}
 	}
 	d, err := b.Build()

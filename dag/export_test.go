@@ -1,0 +1,10 @@
+package dag
+
+import "testing"
+
+// MustCheck exposes mustCheck to the external tests (package dag_test),
+// which read the shared datasets through datasets/dags.
+func MustCheck(tb testing.TB, what, name string, d *DAG, machines [][]float64, s *Schedule) {
+	tb.Helper()
+	mustCheck(tb, what, instance{name: name, d: d, machines: machines}, s)
+}
