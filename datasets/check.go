@@ -4,11 +4,12 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/capplan/capplan/internal/inputerr"
 	"k8s.io/apimachinery/pkg/api/resource"
 )
 
 // CheckDemand checks a demand against a cluster and reports, all at once
-// (as a *ValidationError on the demand file):
+// (as an *inputerr.Error on the demand file):
 //   - a minCapacity or request shape naming a resource the cluster does not
 //     declare;
 //   - an application no node may run (its selector matches no node, or no
@@ -16,17 +17,17 @@ import (
 //   - a request shape that fits no node the application may run on.
 func CheckDemand(c *Cluster, d *Demand) error {
 	m := newMatching(c, d)
-	ps := &problems{file: d.Source}
+	ps := &inputerr.List{File: d.Source}
 	for a := range d.Applications {
 		m.checkApplication(ps, a, true)
 	}
-	return ps.err()
+	return ps.Err()
 }
 
 // checkApplication reports application a's undeclared resources and, if it
 // may run nowhere, why; with requests, also its undeclared request
 // resources and the shapes that fit none of its nodes.
-func (m *matching) checkApplication(ps *problems, a int, requests bool) {
+func (m *matching) checkApplication(ps *inputerr.List, a int, requests bool) {
 	app := &m.d.Applications[a]
 	path := indexPath("applications", a)
 	m.reportUndeclared(ps, path+".minCapacity", app.MinCapacity)
@@ -43,18 +44,18 @@ func (m *matching) checkApplication(ps *problems, a int, requests bool) {
 			continue
 		}
 		if !m.shapeFits(shape, func(p int) bool { return m.isEligible(p, a) }) {
-			ps.add(shapePath, "shape %s fits no node application %q may run on", formatQuantities(shape), app.Name)
+			ps.Add(shapePath, "shape %s fits no node application %q may run on", formatQuantities(shape), app.Name)
 		}
 	}
 }
 
 // reportUndeclared reports every key of q that the cluster does not declare
 // and returns whether there was one.
-func (m *matching) reportUndeclared(ps *problems, path string, q map[string]resource.Quantity) bool {
+func (m *matching) reportUndeclared(ps *inputerr.List, path string, q map[string]resource.Quantity) bool {
 	found := false
 	for _, r := range sortedKeys(q) {
 		if _, ok := m.resIndex[r]; !ok {
-			ps.add(fieldPath(path, r), "resource %q is not declared by cluster %s (resources: %s)%s",
+			ps.Add(fieldPath(path, r), "resource %q is not declared by cluster %s (resources: %s)%s",
 				r, m.c.Source, strings.Join(m.c.Resources, ", "), suggestName(r, m.c.Resources))
 			found = true
 		}
@@ -87,7 +88,7 @@ func (m *matching) covers(p int, shape map[string]resource.Quantity) bool {
 // selector matches no node, or the matching nodes lack minCapacity
 // resources (each lacking resource with the largest amount on offer), or
 // no matching node has all of them at once.
-func (m *matching) explainIneligible(ps *problems, a int, path string) {
+func (m *matching) explainIneligible(ps *inputerr.List, a int, path string) {
 	app := &m.d.Applications[a]
 	var matched []int
 	for p := range m.profiles {
@@ -96,7 +97,7 @@ func (m *matching) explainIneligible(ps *problems, a int, path string) {
 		}
 	}
 	if len(matched) == 0 {
-		ps.add(path+".selector", "application %q can run on no node: selector %q matches no node", app.Name, app.selectorText())
+		ps.Add(path+".selector", "application %q can run on no node: selector %q matches no node", app.Name, app.selectorText())
 		return
 	}
 	where := "no node matching its selector"
@@ -115,10 +116,10 @@ func (m *matching) explainIneligible(ps *problems, a int, path string) {
 		}
 	}
 	if len(short) > 0 {
-		ps.add(path+".minCapacity", "application %q can run on no node: %s has enough %s", app.Name, where, strings.Join(short, ", "))
+		ps.Add(path+".minCapacity", "application %q can run on no node: %s has enough %s", app.Name, where, strings.Join(short, ", "))
 		return
 	}
-	ps.add(path+".minCapacity", "application %q can run on no node: %s has all of %s at once",
+	ps.Add(path+".minCapacity", "application %q can run on no node: %s has all of %s at once",
 		app.Name, where, formatQuantities(app.MinCapacity))
 }
 
@@ -128,18 +129,18 @@ func milliText(milli int64, format resource.Format) string {
 }
 
 // CheckWorkload checks a workload against a cluster and reports, all at
-// once (as a *ValidationError on the workload file), every task demand
+// once (as an *inputerr.Error on the workload file), every task demand
 // naming a resource the cluster does not declare and every task demand no
 // node can hold.
 func CheckWorkload(c *Cluster, w *Workload) error {
 	m := newMatching(c, &Demand{})
-	ps := &problems{file: w.Source}
+	ps := &inputerr.List{File: w.Source}
 	check := func(path string, demand map[string]resource.Quantity) {
 		if m.reportUndeclared(ps, path, demand) {
 			return
 		}
 		if !m.shapeFits(demand, func(int) bool { return true }) {
-			ps.add(path, "demand %s fits no node of cluster %s", formatQuantities(demand), c.Source)
+			ps.Add(path, "demand %s fits no node of cluster %s", formatQuantities(demand), c.Source)
 		}
 	}
 	for j, job := range w.Jobs {
@@ -151,5 +152,5 @@ func CheckWorkload(c *Cluster, w *Workload) error {
 			check(indexPath(jp+".tasks", t)+".demand", task.Demand)
 		}
 	}
-	return ps.err()
+	return ps.Err()
 }

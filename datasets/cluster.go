@@ -5,6 +5,8 @@ import (
 	"maps"
 	"os"
 	"strconv"
+
+	"github.com/capplan/capplan/internal/inputerr"
 )
 
 // RackLabel is the label under which a node's rack is visible to label
@@ -132,7 +134,7 @@ func (c *Cluster) Nodes() []Node {
 
 // LoadCluster reads a cluster inventory from path: a capplan/v1 Cluster
 // (YAML or JSON) or the output of `kubectl get nodes -o json`, told apart by
-// content. Input mistakes give a *ValidationError listing all of them.
+// content. Input mistakes give an *inputerr.Error listing all of them.
 func LoadCluster(path string, opts LoadOptions) (*Cluster, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -144,10 +146,10 @@ func LoadCluster(path string, opts LoadOptions) (*Cluster, error) {
 // ParseCluster is LoadCluster on data already read; name is used in
 // messages and as Cluster.Source.
 func ParseCluster(name string, data []byte, opts LoadOptions) (*Cluster, error) {
-	ps := &problems{file: name}
+	ps := &inputerr.List{File: name}
 	root, ok := decodeTree(ps, data)
 	if !ok {
-		return nil, ps.err()
+		return nil, ps.Err()
 	}
 	var c *Cluster
 	if kind := readKind(ps, root, KindCluster); kind == KindCluster {
@@ -155,7 +157,7 @@ func ParseCluster(name string, data []byte, opts LoadOptions) (*Cluster, error) 
 	} else if kind == kindKubectl {
 		c = kubectlFromTree(ps, root, opts)
 	}
-	if err := ps.err(); err != nil {
+	if err := ps.Err(); err != nil {
 		return nil, err
 	}
 	c.Source = name

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/capplan/capplan/internal/inputerr"
 )
 
 // clusterHead is the header of the cluster test inputs.
@@ -78,13 +80,13 @@ func TestValidationErrorShortens(t *testing.T) {
 		in.WriteString("  - {name: g" + string(rune('a'+i%26)) + string(rune('a'+i/26)) + ", count: 0, capacity: {cpu: 1}}\n")
 	}
 	_, err := ParseCluster("c.yaml", []byte(in.String()), LoadOptions{})
-	ve, ok := err.(*ValidationError)
+	ve, ok := err.(*inputerr.Error)
 	if !ok || len(ve.Problems) != 30 {
 		t.Fatalf("got %v, want 30 problems", err)
 	}
 	lines := strings.Split(err.Error(), "\n")
 	// 20 problems, then "... and 10 more"
-	if len(lines) != maxShownProblems+1 || lines[maxShownProblems] != "... and 10 more" {
+	if len(lines) != 21 || lines[20] != "... and 10 more" {
 		t.Errorf("Error() has %d lines ending %q", len(lines), lines[len(lines)-1])
 	}
 	if lines[0] != "c.yaml: nodes[0].count: must be between 1 and 10000000, got 0" {

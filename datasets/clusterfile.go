@@ -3,6 +3,7 @@ package datasets
 import (
 	"strings"
 
+	"github.com/capplan/capplan/internal/inputerr"
 	"k8s.io/apimachinery/pkg/api/validate/content"
 )
 
@@ -13,7 +14,7 @@ var (
 
 // clusterFromTree reads a capplan/v1 Cluster whose header readKind has
 // checked. It returns nil only when problems were reported.
-func clusterFromTree(ps *problems, root any) *Cluster {
+func clusterFromTree(ps *inputerr.List, root any) *Cluster {
 	o, ok := asObject(ps, "", root, clusterFields)
 	if !ok {
 		return nil
@@ -22,7 +23,7 @@ func clusterFromTree(ps *problems, root any) *Cluster {
 	resIndex, resOK := readResources(o, c)
 	list, ok := o.list("nodes", true)
 	if ok && len(list) == 0 {
-		ps.add("nodes", "the cluster has no node groups")
+		ps.Add("nodes", "the cluster has no node groups")
 	}
 	firstAt := map[string]int{}
 	total := 0
@@ -31,7 +32,7 @@ func clusterFromTree(ps *problems, root any) *Cluster {
 		g, ok := readGroup(ps, path, v, c.Resources, resIndex, resOK)
 		if g.Name != "" {
 			if j, dup := firstAt[g.Name]; dup {
-				ps.add(path+".name", "duplicate group name %q (first used by nodes[%d])", g.Name, j)
+				ps.Add(path+".name", "duplicate group name %q (first used by nodes[%d])", g.Name, j)
 				ok = false
 			} else {
 				firstAt[g.Name] = i
@@ -43,7 +44,7 @@ func clusterFromTree(ps *problems, root any) *Cluster {
 		}
 	}
 	if total > MaxNodes {
-		ps.add("nodes", "%d nodes in all; at most %d are supported", total, MaxNodes)
+		ps.Add("nodes", "%d nodes in all; at most %d are supported", total, MaxNodes)
 	}
 	return c
 }
@@ -60,7 +61,7 @@ func readResources(o object, c *Cluster) (map[string]int, bool) {
 		return nil, false
 	}
 	if len(names) == 0 {
-		o.ps.add("resources", "list at least one resource, e.g. [cpu, memory]")
+		o.ps.Add("resources", "list at least one resource, e.g. [cpu, memory]")
 		return nil, false
 	}
 	index := make(map[string]int, len(names))
@@ -72,7 +73,7 @@ func readResources(o object, c *Cluster) (map[string]int, bool) {
 			continue
 		}
 		if j, dup := index[n]; dup {
-			o.ps.add(path, "duplicate resource %q (also resources[%d])", n, j)
+			o.ps.Add(path, "duplicate resource %q (also resources[%d])", n, j)
 			good = false
 			continue
 		}
@@ -84,24 +85,24 @@ func readResources(o object, c *Cluster) (map[string]int, bool) {
 
 // checkResourceName reports a resource name that is empty or not a
 // Kubernetes qualified name (cpu, memory, nvidia.com/gpu, ...).
-func checkResourceName(ps *problems, path, name string) bool {
+func checkResourceName(ps *inputerr.List, path, name string) bool {
 	if name == "" {
-		ps.add(path, "resource name must not be empty")
+		ps.Add(path, "resource name must not be empty")
 		return false
 	}
 	if errs := content.IsLabelKey(name); len(errs) > 0 {
-		ps.add(path, "invalid resource name %q: %s", clip(name), strings.Join(errs, "; "))
+		ps.Add(path, "invalid resource name %q: %s", clip(name), strings.Join(errs, "; "))
 		return false
 	}
 	return true
 }
 
-func readGroup(ps *problems, path string, v any, resources []string, resIndex map[string]int, resOK bool) (NodeGroup, bool) {
+func readGroup(ps *inputerr.List, path string, v any, resources []string, resIndex map[string]int, resOK bool) (NodeGroup, bool) {
 	o, ok := asObject(ps, path, v, groupFields)
 	if !ok {
 		return NodeGroup{}, false
 	}
-	before := len(ps.list)
+	before := ps.Len()
 	var g NodeGroup
 	g.Name, _ = o.name("name")
 	count, _ := o.integer("count", true, 1, MaxNodes)
@@ -113,24 +114,24 @@ func readGroup(ps *problems, path string, v any, resources []string, resIndex ma
 	g.Capacity = make(Vector, len(resources))
 	if m, ok := o.mapping("capacity", true); ok {
 		if len(m) == 0 {
-			ps.add(o.at("capacity"), "is empty: give the capacity of at least one resource")
+			ps.Add(o.at("capacity"), "is empty: give the capacity of at least one resource")
 		}
 		for name, q := range quantityMap(ps, o.at("capacity"), m, positive) {
 			if j, declared := resIndex[name]; declared {
 				g.Capacity[j] = q
 			} else if resOK {
-				ps.add(fieldPath(o.at("capacity"), name), "resource %q is not declared in resources [%s]%s",
+				ps.Add(fieldPath(o.at("capacity"), name), "resource %q is not declared in resources [%s]%s",
 					name, strings.Join(resources, ", "), suggestName(name, resources))
 			}
 		}
 	}
-	return g, len(ps.list) == before
+	return g, ps.Len() == before
 }
 
 // readRacks reads rack or racks (round-robin), which exclude each other.
 func readRacks(o object) []string {
 	if o.has("rack") && o.has("racks") {
-		o.ps.add(o.at("racks"), "give rack or racks, not both")
+		o.ps.Add(o.at("racks"), "give rack or racks, not both")
 		return nil
 	}
 	if r, ok := o.str("rack", false); ok {
@@ -144,7 +145,7 @@ func readRacks(o object) []string {
 		return nil
 	}
 	if len(racks) == 0 {
-		o.ps.add(o.at("racks"), "is empty: list at least one rack, or leave racks out")
+		o.ps.Add(o.at("racks"), "is empty: list at least one rack, or leave racks out")
 	}
 	for i, r := range racks {
 		checkLabelValue(o.ps, indexPath(o.at("racks"), i), r, true)
@@ -153,18 +154,18 @@ func readRacks(o object) []string {
 }
 
 // readLabels reads a label map, checking Kubernetes label syntax.
-func readLabels(ps *problems, path string, m map[string]any) map[string]string {
+func readLabels(ps *inputerr.List, path string, m map[string]any) map[string]string {
 	out := make(map[string]string, len(m))
 	for _, k := range sortedKeys(m) {
 		p := fieldPath(path, k)
 		keyOK := true
 		if errs := content.IsLabelKey(k); len(errs) > 0 {
-			ps.add(p, "invalid label key %q: %s", clip(k), strings.Join(errs, "; "))
+			ps.Add(p, "invalid label key %q: %s", clip(k), strings.Join(errs, "; "))
 			keyOK = false
 		}
 		s, isStr := m[k].(string)
 		if !isStr {
-			ps.add(p, "label value must be a string, got %s%s", describe(m[k]), quoteHint(m[k]))
+			ps.Add(p, "label value must be a string, got %s%s", describe(m[k]), quoteHint(m[k]))
 			continue
 		}
 		if checkLabelValue(ps, p, s, false) && keyOK {
@@ -176,13 +177,13 @@ func readLabels(ps *problems, path string, m map[string]any) map[string]string {
 
 // checkLabelValue reports a value that is not a valid Kubernetes label
 // value (or is empty, when nonEmpty).
-func checkLabelValue(ps *problems, path, v string, nonEmpty bool) bool {
+func checkLabelValue(ps *inputerr.List, path, v string, nonEmpty bool) bool {
 	if nonEmpty && v == "" {
-		ps.add(path, "must not be empty")
+		ps.Add(path, "must not be empty")
 		return false
 	}
 	if errs := content.IsLabelValue(v); len(errs) > 0 {
-		ps.add(path, "invalid label value %q: %s", clip(v), strings.Join(errs, "; "))
+		ps.Add(path, "invalid label value %q: %s", clip(v), strings.Join(errs, "; "))
 		return false
 	}
 	return true

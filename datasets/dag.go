@@ -2,6 +2,8 @@ package datasets
 
 import (
 	"strings"
+
+	"github.com/capplan/capplan/internal/inputerr"
 )
 
 // dagSpec says how checkDAG names the nodes of a DAG in messages.
@@ -20,7 +22,7 @@ const maxCycleShown = 12
 // dependency order: "cycle: stage a -> b -> a" means b runs after a and a
 // after b. Empty names were reported already and are skipped. It returns
 // the predecessor indices of each node.
-func checkDAG(ps *problems, spec dagSpec, names []string, after [][]string) [][]int {
+func checkDAG(ps *inputerr.List, spec dagSpec, names []string, after [][]string) [][]int {
 	nodePath := func(i int) string { return indexPath(spec.base, i) }
 	index := make(map[string]int, len(names))
 	for i, n := range names {
@@ -28,7 +30,7 @@ func checkDAG(ps *problems, spec dagSpec, names []string, after [][]string) [][]
 			continue
 		}
 		if j, dup := index[n]; dup {
-			ps.add(nodePath(i)+"."+spec.key, "duplicate %s %q (also %s)", spec.what, clip(n), nodePath(j))
+			ps.Add(nodePath(i)+"."+spec.key, "duplicate %s %q (also %s)", spec.what, clip(n), nodePath(j))
 			continue
 		}
 		index[n] = i
@@ -39,7 +41,7 @@ func checkDAG(ps *problems, spec dagSpec, names []string, after [][]string) [][]
 		for _, r := range refs {
 			p, ok := index[r]
 			if !ok {
-				ps.add(nodePath(i)+".after", "unknown %s %q%s", spec.what, clip(r), suggestName(r, names))
+				ps.Add(nodePath(i)+".after", "unknown %s %q%s", spec.what, clip(r), suggestName(r, names))
 				continue
 			}
 			preds[i] = append(preds[i], p)
@@ -48,7 +50,7 @@ func checkDAG(ps *problems, spec dagSpec, names []string, after [][]string) [][]
 	}
 	for _, cycle := range findCycles(succ) {
 		last := cycle[len(cycle)-1]
-		ps.add(nodePath(last)+".after", "cycle: %s %s", spec.what, cycleText(names, cycle))
+		ps.Add(nodePath(last)+".after", "cycle: %s %s", spec.what, cycleText(names, cycle))
 	}
 	return preds
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/capplan/capplan/internal/inputerr"
 	yamlv2 "go.yaml.in/yaml/v2"
 	"sigs.k8s.io/yaml"
 )
@@ -19,11 +20,11 @@ import (
 // parseRat for how both are read). Syntax errors, duplicate keys, several
 // documents and empty documents are reported; ok is false when there is no
 // tree.
-func decodeTree(ps *problems, data []byte) (tree any, ok bool) {
+func decodeTree(ps *inputerr.List, data []byte) (tree any, ok bool) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // UTF-8 byte-order mark
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) == 0 {
-		ps.add("", "file is empty")
+		ps.Add("", "file is empty")
 		return nil, false
 	}
 	var js []byte
@@ -46,26 +47,26 @@ func decodeTree(ps *problems, data []byte) (tree any, ok bool) {
 		return nil, false
 	}
 	if bytes.Contains(data, []byte("---")) && hasSecondDocument(data) {
-		ps.add("", "the file holds more than one YAML document; give one document per file")
+		ps.Add("", "the file holds more than one YAML document; give one document per file")
 		return nil, false
 	}
 	tree, err = decodeJSON(js)
 	if err != nil { // cannot happen: the YAML library wrote this JSON
-		ps.add("", "cannot convert the YAML to JSON: %v", err)
+		ps.Add("", "cannot convert the YAML to JSON: %v", err)
 		return nil, false
 	}
 	return checkRoot(ps, tree)
 }
 
-func checkRoot(ps *problems, tree any) (any, bool) {
+func checkRoot(ps *inputerr.List, tree any) (any, bool) {
 	switch tree.(type) {
 	case nil:
-		ps.add("", "file is empty (only comments or null)")
+		ps.Add("", "file is empty (only comments or null)")
 		return nil, false
 	case map[string]any:
 		return tree, true
 	default:
-		ps.add("", "the document must be a mapping with apiVersion and kind, got %s", describe(tree))
+		ps.Add("", "the document must be a mapping with apiVersion and kind, got %s", describe(tree))
 		return nil, false
 	}
 }
@@ -102,37 +103,26 @@ type errTrailing struct{ offset int64 }
 
 func (e errTrailing) Error() string { return "unexpected content after the JSON document" }
 
-func reportJSONError(ps *problems, data []byte, err error) {
+func reportJSONError(ps *inputerr.List, data []byte, err error) {
 	var syn *json.SyntaxError
 	var tr errTrailing
 	switch {
 	case errors.As(err, &syn):
-		ps.add(lineAt(data, syn.Offset), "invalid JSON: %s", syn.Error())
+		ps.Add(inputerr.AtLine(inputerr.Line(data, syn.Offset)), "invalid JSON: %s", syn.Error())
 	case errors.As(err, &tr):
-		ps.add(lineAt(data, tr.offset), "%s", tr.Error())
+		ps.Add(inputerr.AtLine(inputerr.Line(data, tr.offset)), "%s", tr.Error())
 	case errors.Is(err, io.ErrUnexpectedEOF):
-		ps.add("", "invalid JSON: the file ends in the middle of a value")
+		ps.Add("", "invalid JSON: the file ends in the middle of a value")
 	default:
-		ps.add("", "invalid JSON: %v", err)
+		ps.Add("", "invalid JSON: %v", err)
 	}
-}
-
-// lineAt returns "line N" for a byte offset into data.
-func lineAt(data []byte, offset int64) string {
-	if offset > int64(len(data)) {
-		offset = int64(len(data))
-	}
-	if offset < 0 {
-		offset = 0
-	}
-	return "line " + strconv.Itoa(1+bytes.Count(data[:offset], []byte("\n")))
 }
 
 var yamlLineRE = regexp.MustCompile(`line (\d+): (.*)`)
 
 // reportYAMLError turns a YAML library error into problems, one per line
 // number it mentions.
-func reportYAMLError(ps *problems, err error) {
+func reportYAMLError(ps *inputerr.List, err error) {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	found := false
 	for _, ln := range strings.Split(msg, "\n") {
@@ -141,12 +131,12 @@ func reportYAMLError(ps *problems, err error) {
 			if strings.Contains(detail, "already set in map") {
 				detail = "duplicate key: " + detail
 			}
-			ps.add("line "+m[1], "invalid YAML: %s", detail)
+			ps.Add("line "+m[1], "invalid YAML: %s", detail)
 			found = true
 		}
 	}
 	if !found {
-		ps.add("", "invalid YAML: %s", msg)
+		ps.Add("", "invalid YAML: %s", msg)
 	}
 }
 

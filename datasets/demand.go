@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/capplan/capplan/internal/inputerr"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/labels"
 )
@@ -85,7 +86,7 @@ var (
 const maxWeight = 1e12
 
 // LoadDemand reads a capplan/v1 Demand (YAML or JSON). Input mistakes give
-// a *ValidationError listing all of them.
+// an *inputerr.Error listing all of them.
 func LoadDemand(path string) (*Demand, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -97,23 +98,23 @@ func LoadDemand(path string) (*Demand, error) {
 // ParseDemand is LoadDemand on data already read; name is used in messages
 // and as Demand.Source.
 func ParseDemand(name string, data []byte) (*Demand, error) {
-	ps := &problems{file: name}
+	ps := &inputerr.List{File: name}
 	root, ok := decodeTree(ps, data)
 	if !ok {
-		return nil, ps.err()
+		return nil, ps.Err()
 	}
 	var d *Demand
 	if readKind(ps, root, KindDemand) == KindDemand {
 		d = demandFromTree(ps, root)
 	}
-	if err := ps.err(); err != nil {
+	if err := ps.Err(); err != nil {
 		return nil, err
 	}
 	d.Source = name
 	return d, nil
 }
 
-func demandFromTree(ps *problems, root any) *Demand {
+func demandFromTree(ps *inputerr.List, root any) *Demand {
 	o, ok := asObject(ps, "", root, demandFields)
 	if !ok {
 		return nil
@@ -121,7 +122,7 @@ func demandFromTree(ps *problems, root any) *Demand {
 	d := &Demand{}
 	list, ok := o.list("applications", true)
 	if ok && len(list) == 0 {
-		ps.add("applications", "the demand has no applications")
+		ps.Add("applications", "the demand has no applications")
 	}
 	firstAt := map[string]int{}
 	for i, v := range list {
@@ -129,7 +130,7 @@ func demandFromTree(ps *problems, root any) *Demand {
 		a, ok := readApplication(ps, path, v)
 		if a.Name != "" {
 			if j, dup := firstAt[a.Name]; dup {
-				ps.add(path+".name", "duplicate application name %q (first used by applications[%d])", a.Name, j)
+				ps.Add(path+".name", "duplicate application name %q (first used by applications[%d])", a.Name, j)
 				ok = false
 			} else {
 				firstAt[a.Name] = i
@@ -146,7 +147,7 @@ func demandFromTree(ps *problems, root any) *Demand {
 // checkPlacementRules reports colocateWith and exlocateWith entries that
 // name no application of the demand, name the application itself, or repeat.
 // firstAt maps each application name to its index in the input list.
-func checkPlacementRules(ps *problems, d *Demand, firstAt map[string]int) {
+func checkPlacementRules(ps *inputerr.List, d *Demand, firstAt map[string]int) {
 	for i := range d.Applications {
 		a := &d.Applications[i]
 		path := indexPath("applications", firstAt[a.Name])
@@ -159,13 +160,13 @@ func checkPlacementRules(ps *problems, d *Demand, firstAt map[string]int) {
 				at := indexPath(fieldPath(path, rule.key), j)
 				switch _, known := firstAt[name]; {
 				case name == a.Name && rule.key == "exlocateWith":
-					ps.add(at, "an application cannot exclude itself; use maxPerNode: 1 to spread its containers")
+					ps.Add(at, "an application cannot exclude itself; use maxPerNode: 1 to spread its containers")
 				case name == a.Name:
-					ps.add(at, "an application cannot be colocated with itself")
+					ps.Add(at, "an application cannot be colocated with itself")
 				case !known:
-					ps.add(at, "names no application of the demand: %q", clip(name))
+					ps.Add(at, "names no application of the demand: %q", clip(name))
 				case seen[name]:
-					ps.add(at, "repeats %q", clip(name))
+					ps.Add(at, "repeats %q", clip(name))
 				}
 				seen[name] = true
 			}
@@ -173,23 +174,23 @@ func checkPlacementRules(ps *problems, d *Demand, firstAt map[string]int) {
 	}
 }
 
-func readApplication(ps *problems, path string, v any) (Application, bool) {
+func readApplication(ps *inputerr.List, path string, v any) (Application, bool) {
 	o, ok := asObject(ps, path, v, appFields)
 	if !ok {
 		return Application{}, false
 	}
-	before := len(ps.list)
+	before := ps.Len()
 	a := Application{Weight: big.NewRat(1, 1), Selector: labels.Everything()}
 	a.Name, _ = o.name("name")
 	if n, ok := o.number("weight", false); ok {
 		r, ok := parseRat(n)
 		switch {
 		case !ok:
-			ps.add(o.at("weight"), "number %s is out of range", clip(n.String()))
+			ps.Add(o.at("weight"), "number %s is out of range", clip(n.String()))
 		case r.Sign() <= 0:
-			ps.add(o.at("weight"), "must be > 0, got %s", n)
+			ps.Add(o.at("weight"), "must be > 0, got %s", n)
 		case r.Cmp(new(big.Rat).SetFloat64(maxWeight)) > 0:
-			ps.add(o.at("weight"), "must be at most %g, got %s", maxWeight, n)
+			ps.Add(o.at("weight"), "must be at most %g, got %s", maxWeight, n)
 		default:
 			a.Weight = r
 		}
@@ -197,7 +198,7 @@ func readApplication(ps *problems, path string, v any) (Application, bool) {
 	a.MaxMachines, _ = o.integer("maxMachines", false, 1, math.MaxInt64)
 	if s, ok := o.str("selector", false); ok {
 		if sel, err := labels.Parse(s); err != nil {
-			ps.add(o.at("selector"), "invalid label selector %q: %v", clip(s), err)
+			ps.Add(o.at("selector"), "invalid label selector %q: %v", clip(s), err)
 		} else {
 			a.Selector, a.SelectorText = sel, s
 		}
@@ -218,10 +219,10 @@ func readApplication(ps *problems, path string, v any) (Application, bool) {
 			}
 		}
 	}
-	return a, len(ps.list) == before
+	return a, ps.Len() == before
 }
 
-func readSharing(ps *problems, path string, v any) Sharing {
+func readSharing(ps *inputerr.List, path string, v any) Sharing {
 	o, ok := asObject(ps, path, v, sharingFields)
 	if !ok {
 		return Sharing{}
@@ -229,7 +230,7 @@ func readSharing(ps *problems, path string, v any) Sharing {
 	var s Sharing
 	switch {
 	case o.has("bound") && o.has("alone"):
-		ps.add(path, "give bound or alone, not both")
+		ps.Add(path, "give bound or alone, not both")
 	case o.has("bound"):
 		if n, ok := o.number("bound", true); ok {
 			if b, ok := checkFloat(ps, o.at("bound"), n, true, ""); ok {
@@ -242,30 +243,30 @@ func readSharing(ps *problems, path string, v any) Sharing {
 			s.Alone = true
 		case false: // the default, said explicitly
 		default:
-			ps.add(o.at("alone"), "must be true or false, got %s", describe(v))
+			ps.Add(o.at("alone"), "must be true or false, got %s", describe(v))
 		}
 	default:
-		ps.add(path, "give {bound: NUMBER} or {alone: true}")
+		ps.Add(path, "give {bound: NUMBER} or {alone: true}")
 	}
 	return s
 }
 
-func readRequest(ps *problems, path string, v any) (Request, bool) {
+func readRequest(ps *inputerr.List, path string, v any) (Request, bool) {
 	o, ok := asObject(ps, path, v, requestFields)
 	if !ok {
 		return Request{}, false
 	}
-	before := len(ps.list)
+	before := ps.Len()
 	var r Request
 	if m, ok := o.mapping("shape", true); ok {
 		if len(m) == 0 {
-			ps.add(o.at("shape"), "is empty: give the amount of at least one resource")
+			ps.Add(o.at("shape"), "is empty: give the amount of at least one resource")
 		}
 		r.Shape = quantityMap(ps, o.at("shape"), m, positive)
 	}
 	r.Count, _ = o.integer("count", true, 1, math.MaxInt64)
 	r.Duration, _ = o.seconds("duration", false, false)
-	return r, len(ps.list) == before
+	return r, ps.Len() == before
 }
 
 // selectorText returns the selector as written, or "(none)".

@@ -4,7 +4,7 @@
 // cross-checks between inputs, the coalescing of nodes into machine types,
 // seeded synthetic generators, and embedded example inputs.
 //
-// Loaders never stop at the first mistake: they return a *ValidationError
+// Loaders never stop at the first mistake: they return an *inputerr.Error
 // listing every problem found, each with its file and field path, and they
 // never panic, whatever the input. Quantities are parsed with
 // k8s.io/apimachinery/pkg/api/resource and kept exact (whole thousandths of

@@ -4,10 +4,13 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
+
+	"github.com/capplan/capplan/internal/atomicfile"
 )
 
 // exampleFS holds the example inputs: a cluster, a demand for it and a
@@ -62,33 +65,13 @@ func WriteExamples(dir string) error {
 		return fmt.Errorf("datasets: %w", err)
 	}
 	for _, name := range names {
-		if err := writeFileAtomic(filepath.Join(dir, name), files[name]); err != nil {
+		data := files[name]
+		if err := atomicfile.Write(filepath.Join(dir, name), func(w io.Writer) error {
+			_, err := w.Write(data)
 			return err
+		}); err != nil {
+			return fmt.Errorf("datasets: %w", err)
 		}
-	}
-	return nil
-}
-
-// writeFileAtomic writes data to a temporary file beside path and renames
-// it to path, so that path never holds a partial file.
-func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("datasets: %w", err)
-	}
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if err := errors.Join(werr, cerr); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("datasets: writing %s: %w", path, err)
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("datasets: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("datasets: %w", err)
 	}
 	return nil
 }

@@ -8,29 +8,31 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/capplan/capplan/internal/inputerr"
 )
 
 // object is a mapping of the input tree under a field path, with typed
 // getters that report every problem they meet. A null value counts as
 // absent, as in Kubernetes manifests.
 type object struct {
-	ps   *problems
+	ps   *inputerr.List
 	path string
 	m    map[string]any
 }
 
 // asObject checks that v is a mapping. Unless known is nil, every key not
 // in known is reported as an unknown field.
-func asObject(ps *problems, path string, v any, known []string) (object, bool) {
+func asObject(ps *inputerr.List, path string, v any, known []string) (object, bool) {
 	m, ok := v.(map[string]any)
 	if !ok {
-		ps.add(path, "must be a mapping, got %s", describe(v))
+		ps.Add(path, "must be a mapping, got %s", describe(v))
 		return object{}, false
 	}
 	if known != nil {
 		for _, k := range sortedKeys(m) {
 			if !slices.Contains(known, k) {
-				ps.add(fieldPath(path, k), "unknown field%s", suggest(k, known))
+				ps.Add(fieldPath(path, k), "unknown field%s", suggest(k, known))
 			}
 		}
 	}
@@ -53,7 +55,7 @@ func (o object) has(key string) bool {
 }
 
 func (o object) missing(key string) {
-	o.ps.add(o.at(key), "missing required field")
+	o.ps.Add(o.at(key), "missing required field")
 }
 
 // str returns the string at key. ok is false when it is absent (reported if
@@ -68,7 +70,7 @@ func (o object) str(key string, required bool) (string, bool) {
 	}
 	s, ok := v.(string)
 	if !ok {
-		o.ps.add(o.at(key), "must be a string, got %s%s", describe(v), quoteHint(v))
+		o.ps.Add(o.at(key), "must be a string, got %s%s", describe(v), quoteHint(v))
 		return "", false
 	}
 	return s, true
@@ -78,7 +80,7 @@ func (o object) str(key string, required bool) (string, bool) {
 func (o object) name(key string) (string, bool) {
 	s, ok := o.str(key, true)
 	if ok && strings.TrimSpace(s) == "" {
-		o.ps.add(o.at(key), "must not be empty")
+		o.ps.Add(o.at(key), "must not be empty")
 		return "", false
 	}
 	return s, ok
@@ -101,7 +103,7 @@ func (o object) number(key string, required bool) (json.Number, bool) {
 				hint = " (remove the quotes)"
 			}
 		}
-		o.ps.add(o.at(key), "must be a number, got %s%s", describe(v), hint)
+		o.ps.Add(o.at(key), "must be a number, got %s%s", describe(v), hint)
 		return "", false
 	}
 	return n, true
@@ -137,7 +139,7 @@ func (o object) list(key string, required bool) ([]any, bool) {
 	}
 	l, ok := v.([]any)
 	if !ok {
-		o.ps.add(o.at(key), "must be a list, got %s", describe(v))
+		o.ps.Add(o.at(key), "must be a list, got %s", describe(v))
 		return nil, false
 	}
 	return l, true
@@ -155,7 +157,7 @@ func (o object) mapping(key string, required bool) (map[string]any, bool) {
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		o.ps.add(o.at(key), "must be a mapping, got %s", describe(v))
+		o.ps.Add(o.at(key), "must be a mapping, got %s", describe(v))
 		return nil, false
 	}
 	return m, true
@@ -172,7 +174,7 @@ func (o object) stringList(key string) ([]string, bool) {
 	for i, v := range l {
 		s, isStr := v.(string)
 		if !isStr {
-			o.ps.add(indexPath(o.at(key), i), "must be a string, got %s%s", describe(v), quoteHint(v))
+			o.ps.Add(indexPath(o.at(key), i), "must be a string, got %s%s", describe(v), quoteHint(v))
 			ok = false
 			continue
 		}

@@ -5,10 +5,12 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/capplan/capplan/internal/inputerr"
 )
 
 // The fuzz targets assert that the parsers never panic, that they return
-// either a model or a *ValidationError whose problems all name the file,
+// either a model or an *inputerr.Error whose problems all name the file,
 // and that a model they return keeps its invariants (model_test.go) and
 // survives a WriteYAML round trip.
 
@@ -33,9 +35,9 @@ func checkOutcome(t *testing.T, ok bool, err error) {
 	if err == nil {
 		return
 	}
-	var ve *ValidationError
+	var ve *inputerr.Error
 	if !errors.As(err, &ve) || len(ve.Problems) == 0 {
-		t.Fatalf("error %v is not a *ValidationError with problems", err)
+		t.Fatalf("error %v is not an *inputerr.Error with problems", err)
 	}
 	for _, p := range ve.Problems {
 		if p.File != "fuzz" || p.Msg == "" {

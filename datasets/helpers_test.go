@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/capplan/capplan/internal/inputerr"
 )
 
 // wantProblem is an expected problem: its exact path and a part of its
@@ -14,13 +16,13 @@ type wantProblem struct {
 	path, msg string
 }
 
-// checkProblems asserts that err is a *ValidationError on file holding
+// checkProblems asserts that err is an *inputerr.Error on file holding
 // exactly the wanted problems, in order.
 func checkProblems(t *testing.T, err error, file string, want []wantProblem) {
 	t.Helper()
-	var ve *ValidationError
+	var ve *inputerr.Error
 	if !errors.As(err, &ve) {
-		t.Fatalf("got error %v (%T), want a *ValidationError", err, err)
+		t.Fatalf("got error %v (%T), want an *inputerr.Error", err, err)
 	}
 	ok := len(ve.Problems) == len(want)
 	for i := 0; ok && i < len(want); i++ {

@@ -3,6 +3,7 @@ package datasets
 import (
 	"strings"
 
+	"github.com/capplan/capplan/internal/inputerr"
 	"k8s.io/apimachinery/pkg/api/resource"
 )
 
@@ -13,14 +14,14 @@ import (
 // and memory, then every other resource found, sorted; pods,
 // ephemeral-storage and hugepages-* are left out. The rack is the value of
 // the label opts.RackLabel. Fields capplan does not use are ignored.
-func kubectlFromTree(ps *problems, root any, opts LoadOptions) *Cluster {
+func kubectlFromTree(ps *inputerr.List, root any, opts LoadOptions) *Cluster {
 	o, ok := asObject(ps, "", root, nil)
 	if !ok {
 		return nil
 	}
 	items, ok := o.list("items", true)
 	if ok && len(items) == 0 {
-		ps.add("items", "the node list has no nodes")
+		ps.Add("items", "the node list has no nodes")
 	}
 	type kubeNode struct {
 		group    NodeGroup
@@ -31,16 +32,16 @@ func kubectlFromTree(ps *problems, root any, opts LoadOptions) *Cluster {
 	extra := map[string]bool{}
 	for i, v := range items {
 		path := indexPath("items", i)
-		before := len(ps.list)
+		before := ps.Len()
 		g, capacity := readKubeNode(ps, path, v, opts.rackLabel())
 		if g.Name != "" {
 			if j, dup := firstAt[g.Name]; dup {
-				ps.add(path+".metadata.name", "duplicate node name %q (also items[%d])", g.Name, j)
+				ps.Add(path+".metadata.name", "duplicate node name %q (also items[%d])", g.Name, j)
 			} else {
 				firstAt[g.Name] = i
 			}
 		}
-		if len(ps.list) > before {
+		if ps.Len() > before {
 			continue
 		}
 		for r := range capacity {
@@ -51,7 +52,7 @@ func kubectlFromTree(ps *problems, root any, opts LoadOptions) *Cluster {
 		nodes = append(nodes, kubeNode{g, capacity})
 	}
 	if len(nodes) > MaxNodes {
-		ps.add("items", "%d nodes; at most %d are supported", len(nodes), MaxNodes)
+		ps.Add("items", "%d nodes; at most %d are supported", len(nodes), MaxNodes)
 	}
 	c := &Cluster{Resources: append([]string{"cpu", "memory"}, sortedKeys(extra)...)}
 	for _, n := range nodes {
@@ -66,13 +67,13 @@ func kubectlFromTree(ps *problems, root any, opts LoadOptions) *Cluster {
 
 // readKubeNode reads one Node item. Problems are reported; the caller
 // drops a node that has any.
-func readKubeNode(ps *problems, path string, v any, rackLabel string) (NodeGroup, map[string]resource.Quantity) {
+func readKubeNode(ps *inputerr.List, path string, v any, rackLabel string) (NodeGroup, map[string]resource.Quantity) {
 	item, ok := asObject(ps, path, v, nil)
 	if !ok {
 		return NodeGroup{}, nil
 	}
 	if k, ok := item.str("kind", false); ok && k != "Node" {
-		ps.add(item.at("kind"), "got %q, want Node: the list must hold nodes only", clip(k))
+		ps.Add(item.at("kind"), "got %q, want Node: the list must hold nodes only", clip(k))
 		return NodeGroup{}, nil
 	}
 	g := NodeGroup{Count: 1}
@@ -97,13 +98,13 @@ func readKubeNode(ps *problems, path string, v any, rackLabel string) (NodeGroup
 			key = "capacity"
 		}
 		if m, ok := status.mapping(key, false); ok {
-			before := len(ps.list)
+			before := ps.Len()
 			capacity = kubeCapacity(ps, status.at(key), m)
-			if len(capacity) == 0 && len(ps.list) == before {
-				ps.add(status.at(key), "gives no capacity (pods, ephemeral-storage, hugepages-* and zero amounts are left out)")
+			if len(capacity) == 0 && ps.Len() == before {
+				ps.Add(status.at(key), "gives no capacity (pods, ephemeral-storage, hugepages-* and zero amounts are left out)")
 			}
 		} else if !status.has(key) {
-			ps.add(status.path, "has neither allocatable nor capacity")
+			ps.Add(status.path, "has neither allocatable nor capacity")
 		}
 	}
 	return g, capacity
@@ -111,7 +112,7 @@ func readKubeNode(ps *problems, path string, v any, rackLabel string) (NodeGroup
 
 // kubeCapacity parses an allocatable or capacity map, leaving out the
 // resources capplan does not plan for and zero amounts.
-func kubeCapacity(ps *problems, path string, m map[string]any) map[string]resource.Quantity {
+func kubeCapacity(ps *inputerr.List, path string, m map[string]any) map[string]resource.Quantity {
 	out := map[string]resource.Quantity{}
 	for _, r := range sortedKeys(m) {
 		if r == "pods" || r == "ephemeral-storage" || strings.HasPrefix(r, "hugepages-") {

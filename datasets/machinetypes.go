@@ -3,6 +3,8 @@ package datasets
 import (
 	"maps"
 	"strconv"
+
+	"github.com/capplan/capplan/internal/inputerr"
 )
 
 // Instance is a cluster and a demand reduced to what fair sharing needs:
@@ -60,16 +62,16 @@ type Eligibility struct {
 // per node.
 //
 // An application that may run on no node, or whose minCapacity names an
-// undeclared resource, makes Coalesce fail with a *ValidationError on the
+// undeclared resource, makes Coalesce fail with an *inputerr.Error on the
 // demand file naming every such application and why; weights too large
 // give ErrWeightsTooLarge.
 func Coalesce(c *Cluster, d *Demand) (*Instance, error) {
 	m := newMatching(c, d)
-	ps := &problems{file: d.Source}
+	ps := &inputerr.List{File: d.Source}
 	for a := range d.Applications {
 		m.checkApplication(ps, a, false)
 	}
-	if err := ps.err(); err != nil {
+	if err := ps.Err(); err != nil {
 		return nil, err
 	}
 	weights, err := IntegerWeights(d.Applications)

@@ -6,6 +6,8 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+
+	"github.com/capplan/capplan/internal/inputerr"
 )
 
 // maxIntegerDigits bounds the length of an integer literal, so that exact
@@ -35,15 +37,15 @@ func parseRat(n json.Number) (*big.Rat, bool) {
 }
 
 // checkInteger converts n to an int64 in [lo, hi], reporting at path.
-func checkInteger(ps *problems, path string, n json.Number, lo, hi int64) (int64, bool) {
+func checkInteger(ps *inputerr.List, path string, n json.Number, lo, hi int64) (int64, bool) {
 	r, ok := parseRat(n)
 	if !ok || !r.IsInt() || !r.Num().IsInt64() {
-		ps.add(path, "must be a whole number, got %s", clip(n.String()))
+		ps.Add(path, "must be a whole number, got %s", clip(n.String()))
 		return 0, false
 	}
 	v := r.Num().Int64()
 	if v < lo || v > hi {
-		ps.add(path, "must be %s, got %d", rangeText(lo, hi), v)
+		ps.Add(path, "must be %s, got %d", rangeText(lo, hi), v)
 		return 0, false
 	}
 	return v, true
@@ -62,17 +64,17 @@ func rangeText(lo, hi int64) string {
 
 // checkFloat converts n to a finite float64 ≥ 0 (> 0 unless zeroOK); unit
 // names what it counts in messages (" seconds", or "").
-func checkFloat(ps *problems, path string, n json.Number, zeroOK bool, unit string) (float64, bool) {
+func checkFloat(ps *inputerr.List, path string, n json.Number, zeroOK bool, unit string) (float64, bool) {
 	f, err := strconv.ParseFloat(n.String(), 64)
 	switch {
 	case err != nil || math.IsInf(f, 0) || math.IsNaN(f):
-		ps.add(path, "number %s is out of range", clip(n.String()))
+		ps.Add(path, "number %s is out of range", clip(n.String()))
 		return 0, false
 	case f < 0 || (f == 0 && !zeroOK):
 		if zeroOK {
-			ps.add(path, "must be ≥ 0%s, got %s", unit, n)
+			ps.Add(path, "must be ≥ 0%s, got %s", unit, n)
 		} else {
-			ps.add(path, "must be > 0%s, got %s", unit, n)
+			ps.Add(path, "must be > 0%s, got %s", unit, n)
 		}
 		return 0, false
 	}

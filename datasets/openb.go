@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/capplan/capplan/internal/inputerr"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/labels"
 )
@@ -42,14 +43,14 @@ var (
 // requests are left out of the demand and counted in dropped, so the
 // result always passes CheckDemand.
 //
-// Every malformed row is reported, with its line, in one *ValidationError.
+// Every malformed row is reported, with its line, in one *inputerr.Error.
 func ParseOpenB(nodesName string, nodes io.Reader, podsName string, pods io.Reader) (c *Cluster, d *Demand, dropped int64, err error) {
 	c, errN := parseOpenBNodes(nodesName, nodes)
 	d, errP := parseOpenBPods(podsName, pods)
 	if err := errors.Join(errN, errP); err != nil {
-		var all ValidationError
+		var all inputerr.Error
 		for _, e := range []error{errN, errP} {
-			var ve *ValidationError
+			var ve *inputerr.Error
 			if errors.As(e, &ve) {
 				all.Problems = append(all.Problems, ve.Problems...)
 			} else if e != nil {
@@ -107,16 +108,16 @@ func openbFits(c *Cluster, a *Application, r Request) bool {
 
 // openbRows reads a CSV file, checks its header and calls row for each
 // record with its 1-based line number.
-func openbRows(ps *problems, r io.Reader, header []string, row func(line int, rec []string)) {
+func openbRows(ps *inputerr.List, r io.Reader, header []string, row func(line int, rec []string)) {
 	cr := csv.NewReader(r)
 	cr.FieldsPerRecord = -1
 	head, err := cr.Read()
 	if err != nil {
-		ps.add("", "cannot read the CSV header: %v", err)
+		ps.Add("", "cannot read the CSV header: %v", err)
 		return
 	}
 	if len(head) < len(header) || strings.Join(head[:len(header)], ",") != strings.Join(header, ",") {
-		ps.add("line 1", "header must start with %s", strings.Join(header, ","))
+		ps.Add(inputerr.AtLine(1), "header must start with %s", strings.Join(header, ","))
 		return
 	}
 	for {
@@ -127,15 +128,15 @@ func openbRows(ps *problems, r io.Reader, header []string, row func(line int, re
 		if err != nil {
 			var pe *csv.ParseError
 			if errors.As(err, &pe) {
-				ps.add(fmt.Sprintf("line %d", pe.Line), "%v", pe.Err)
+				ps.Add(inputerr.AtLine(pe.Line), "%v", pe.Err)
 			} else {
-				ps.add("", "%v", err)
+				ps.Add("", "%v", err)
 			}
 			return
 		}
 		line, _ := cr.FieldPos(0)
 		if len(rec) < len(header) {
-			ps.add(fmt.Sprintf("line %d", line), "has %d columns, want at least %d", len(rec), len(header))
+			ps.Add(inputerr.AtLine(line), "has %d columns, want at least %d", len(rec), len(header))
 			continue
 		}
 		row(line, rec)
@@ -143,30 +144,30 @@ func openbRows(ps *problems, r io.Reader, header []string, row func(line int, re
 }
 
 // openbInt parses a non-negative integer column.
-func openbInt(ps *problems, line int, col, s string) int64 {
+func openbInt(ps *inputerr.List, line int, col, s string) int64 {
 	v, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
 	if err != nil || v < 0 || v > 1<<50 {
-		ps.add(fmt.Sprintf("line %d", line), "%s: want a non-negative integer, got %q", col, s)
+		ps.Add(inputerr.AtLine(line), "%s: want a non-negative integer, got %q", col, s)
 		return 0
 	}
 	return v
 }
 
 func parseOpenBNodes(name string, r io.Reader) (*Cluster, error) {
-	ps := &problems{file: name}
+	ps := &inputerr.List{File: name}
 	c := &Cluster{Source: name, Resources: []string{"cpu", "memory", "gpu"}}
 	index := map[string]int{}
 	openbRows(ps, r, openbNodeHeader, func(line int, rec []string) {
-		n := len(ps.list)
+		n := ps.Len()
 		cpu := openbInt(ps, line, "cpu_milli", rec[1])
 		mem := openbInt(ps, line, "memory_mib", rec[2])
 		gpu := openbInt(ps, line, "gpu", rec[3])
 		model := strings.TrimSpace(rec[4])
-		if len(ps.list) > n {
+		if ps.Len() > n {
 			return
 		}
 		if cpu == 0 || mem == 0 {
-			ps.add(fmt.Sprintf("line %d", line), "node %s has no cpu or memory", rec[0])
+			ps.Add(inputerr.AtLine(line), "node %s has no cpu or memory", rec[0])
 			return
 		}
 		key := fmt.Sprint(cpu, mem, gpu, model)
@@ -188,17 +189,17 @@ func parseOpenBNodes(name string, r io.Reader) (*Cluster, error) {
 		}
 		c.Groups[g].Count++
 	})
-	if len(c.Groups) == 0 && len(ps.list) == 0 {
-		ps.add("", "no nodes")
+	if len(c.Groups) == 0 && ps.Len() == 0 {
+		ps.Add("", "no nodes")
 	}
-	return c, ps.err()
+	return c, ps.Err()
 }
 
 // openbShape is the request of one pod, in exact units.
 type openbShape struct{ cpuMilli, memMiB, gpuMilli int64 }
 
 func parseOpenBPods(name string, r io.Reader) (*Demand, error) {
-	ps := &problems{file: name}
+	ps := &inputerr.List{File: name}
 	type agg struct {
 		count        int64
 		timed        int64
@@ -212,16 +213,16 @@ func parseOpenBPods(name string, r io.Reader) (*Demand, error) {
 	var apps []*app
 	index := map[string]*app{}
 	openbRows(ps, r, openbPodHeader, func(line int, rec []string) {
-		n := len(ps.list)
+		n := ps.Len()
 		cpu := openbInt(ps, line, "cpu_milli", rec[1])
 		mem := openbInt(ps, line, "memory_mib", rec[2])
 		ngpu := openbInt(ps, line, "num_gpu", rec[3])
 		gmilli := openbInt(ps, line, "gpu_milli", rec[4])
-		if len(ps.list) > n {
+		if ps.Len() > n {
 			return
 		}
 		if cpu == 0 && mem == 0 && ngpu == 0 {
-			ps.add(fmt.Sprintf("line %d", line), "pod %s requests nothing", rec[0])
+			ps.Add(inputerr.AtLine(line), "pod %s requests nothing", rec[0])
 			return
 		}
 		gpu := ngpu * 1000
@@ -266,7 +267,7 @@ func parseOpenBPods(name string, r io.Reader) (*Demand, error) {
 			text = fmt.Sprintf("%s in (%s)", OpenBModelLabel, strings.Join(models, ","))
 			var err error
 			if sel, err = labels.Parse(text); err != nil {
-				ps.add("", "gpu_spec %q: %v", a.spec, err)
+				ps.Add("", "gpu_spec %q: %v", a.spec, err)
 				continue
 			}
 		}
@@ -291,8 +292,8 @@ func parseOpenBPods(name string, r io.Reader) (*Demand, error) {
 		}
 		d.Applications = append(d.Applications, out)
 	}
-	if len(d.Applications) == 0 && len(ps.list) == 0 {
-		ps.add("", "no pods")
+	if len(d.Applications) == 0 && ps.Len() == 0 {
+		ps.Add("", "no pods")
 	}
-	return d, ps.err()
+	return d, ps.Err()
 }

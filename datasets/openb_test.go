@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/capplan/capplan/internal/inputerr"
 )
 
 func TestParseOpenB(t *testing.T) {
@@ -56,7 +58,7 @@ func TestParseOpenBErrors(t *testing.T) {
 	nodes := "sn,cpu_milli,memory_mib,gpu,model\nn0,x,262144,0,\nn1,0,0,0,\n"
 	pods := "name,cpu\n"
 	_, _, _, err := ParseOpenB("nodes.csv", strings.NewReader(nodes), "pods.csv", strings.NewReader(pods))
-	var ve *ValidationError
+	var ve *inputerr.Error
 	if !errors.As(err, &ve) || len(ve.Problems) != 3 {
 		t.Fatalf("err = %v", err)
 	}
@@ -104,7 +106,7 @@ func TestParseOpenBDataset(t *testing.T) {
 	}
 }
 
-// FuzzParseOpenB: any bytes give a result or a *ValidationError, never a
+// FuzzParseOpenB: any bytes give a result or an *inputerr.Error, never a
 // panic; a result always passes CheckDemand.
 func FuzzParseOpenB(f *testing.F) {
 	f.Add("sn,cpu_milli,memory_mib,gpu,model\nn0,32000,262144,2,T4\n",
@@ -113,7 +115,7 @@ func FuzzParseOpenB(f *testing.F) {
 	f.Fuzz(func(t *testing.T, nodes, pods string) {
 		c, d, _, err := ParseOpenB("nodes.csv", strings.NewReader(nodes), "pods.csv", strings.NewReader(pods))
 		if err != nil {
-			var ve *ValidationError
+			var ve *inputerr.Error
 			if !errors.As(err, &ve) {
 				t.Fatalf("error of type %T: %v", err, err)
 			}

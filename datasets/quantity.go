@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/capplan/capplan/internal/inputerr"
 	"k8s.io/apimachinery/pkg/api/resource"
 )
 
@@ -107,7 +108,7 @@ const (
 
 // parseQuantity converts a tree value (a string such as "64Gi" or a plain
 // number) to a Quantity, reporting at path.
-func parseQuantity(ps *problems, path string, v any, want sign) (resource.Quantity, bool) {
+func parseQuantity(ps *inputerr.List, path string, v any, want sign) (resource.Quantity, bool) {
 	var text string
 	switch v := v.(type) {
 	case string:
@@ -115,32 +116,32 @@ func parseQuantity(ps *problems, path string, v any, want sign) (resource.Quanti
 	case json.Number:
 		text = v.String()
 	default:
-		ps.add(path, "must be a quantity such as 64Gi, 500m or 8, got %s", describe(v))
+		ps.Add(path, "must be a quantity such as 64Gi, 500m or 8, got %s", describe(v))
 		return resource.Quantity{}, false
 	}
 	if reason := quantityTextProblem(text); reason != "" {
-		ps.add(path, "quantity %q %s", clip(text), reason)
+		ps.Add(path, "quantity %q %s", clip(text), reason)
 		return resource.Quantity{}, false
 	}
 	q, err := resource.ParseQuantity(text)
 	if err != nil {
-		ps.add(path, "invalid quantity %q: use Kubernetes notation such as 64Gi, 500m or 8", clip(text))
+		ps.Add(path, "invalid quantity %q: use Kubernetes notation such as 64Gi, 500m or 8", clip(text))
 		return resource.Quantity{}, false
 	}
 	switch {
 	case q.Sign() < 0:
-		ps.add(path, "must not be negative, got %s", clip(text))
+		ps.Add(path, "must not be negative, got %s", clip(text))
 		return resource.Quantity{}, false
 	case q.IsZero() && want == positive:
-		ps.add(path, "must be > 0, got %s (leave the resource out for none)", clip(text))
+		ps.Add(path, "must be > 0, got %s (leave the resource out for none)", clip(text))
 		return resource.Quantity{}, false
 	}
 	switch _, reason := milliOf(q); reason {
 	case milliTooFine:
-		ps.add(path, "quantity %s is finer than 1m (one thousandth); capplan computes in whole thousandths", clip(text))
+		ps.Add(path, "quantity %s is finer than 1m (one thousandth); capplan computes in whole thousandths", clip(text))
 		return resource.Quantity{}, false
 	case milliTooLarge:
-		ps.add(path, "quantity %s is too large: its milli-value overflows int64 (at most about 9.2e15 base units)", clip(text))
+		ps.Add(path, "quantity %s is too large: its milli-value overflows int64 (at most about 9.2e15 base units)", clip(text))
 		return resource.Quantity{}, false
 	}
 	return q, true
@@ -171,7 +172,7 @@ func quantityTextProblem(text string) string {
 }
 
 // quantityMap parses a mapping of resource name → quantity at path.
-func quantityMap(ps *problems, path string, m map[string]any, want sign) map[string]resource.Quantity {
+func quantityMap(ps *inputerr.List, path string, m map[string]any, want sign) map[string]resource.Quantity {
 	out := make(map[string]resource.Quantity, len(m))
 	for _, k := range sortedKeys(m) {
 		p := fieldPath(path, k)

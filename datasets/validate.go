@@ -3,6 +3,8 @@ package datasets
 import (
 	"fmt"
 	"os"
+
+	"github.com/capplan/capplan/internal/inputerr"
 )
 
 // APIVersion is the schema version of capplan's input documents.
@@ -22,7 +24,7 @@ const kindKubectl = "kubectl node list"
 // Load reads any capplan input file, detecting its kind from the content:
 // a Cluster (capplan/v1, or a kubectl node list) gives a *Cluster, a Demand
 // a *Demand and a Workload a *Workload. Input mistakes give a
-// *ValidationError listing all of them; this is what `capplan validate`
+// *inputerr.Error listing all of them; this is what `capplan validate`
 // runs on each file.
 func Load(path string, opts LoadOptions) (any, error) {
 	data, err := os.ReadFile(path)
@@ -35,10 +37,10 @@ func Load(path string, opts LoadOptions) (any, error) {
 // Parse is Load on data already read; name is used in messages and as the
 // model's Source.
 func Parse(name string, data []byte, opts LoadOptions) (any, error) {
-	ps := &problems{file: name}
+	ps := &inputerr.List{File: name}
 	root, ok := decodeTree(ps, data)
 	if !ok {
-		return nil, ps.err()
+		return nil, ps.Err()
 	}
 	var model any
 	switch readKind(ps, root, "") {
@@ -59,7 +61,7 @@ func Parse(name string, data []byte, opts LoadOptions) (any, error) {
 			w.Source, model = name, w
 		}
 	}
-	if err := ps.err(); err != nil {
+	if err := ps.Err(); err != nil {
 		return nil, err
 	}
 	return model, nil
@@ -70,7 +72,7 @@ func Parse(name string, data []byte, opts LoadOptions) (any, error) {
 // when want is KindCluster, or any of them when want is "". It returns ""
 // when the document cannot be read as wanted; a missing kind is reported
 // and, when want is set, assumed so that the rest is still checked.
-func readKind(ps *problems, root any, want string) string {
+func readKind(ps *inputerr.List, root any, want string) string {
 	o, ok := asObject(ps, "", root, nil)
 	if !ok {
 		return ""
@@ -82,7 +84,7 @@ func readKind(ps *problems, root any, want string) string {
 		if want == "" || want == KindCluster {
 			return kindKubectl
 		}
-		ps.add("kind", "got a kubectl %s, want kind: %s", kind, want)
+		ps.Add("kind", "got a kubectl %s, want kind: %s", kind, want)
 		return ""
 	}
 	wantText := want
@@ -91,25 +93,25 @@ func readKind(ps *problems, root any, want string) string {
 	}
 	switch {
 	case !hasKind:
-		ps.add("kind", "missing required field; want %s", wantText)
+		ps.Add("kind", "missing required field; want %s", wantText)
 	case kindV != any(kind):
-		ps.add("kind", "must be a string, got %s", describe(kindV))
+		ps.Add("kind", "must be a string, got %s", describe(kindV))
 	case want != "" && kind != want:
 		hint := ""
 		if kind == "Node" && want == KindCluster {
 			hint = " (or a List of Nodes: kubectl get nodes -o json)"
 		}
-		ps.add("kind", "got %q, want %q%s", clip(kind), want, hint)
+		ps.Add("kind", "got %q, want %q%s", clip(kind), want, hint)
 		return ""
 	case want == "" && kind != KindCluster && kind != KindDemand && kind != KindWorkload:
-		ps.add("kind", "unknown kind %q; want %s (or a kubectl node List)", clip(kind), wantText)
+		ps.Add("kind", "unknown kind %q; want %s (or a kubectl node List)", clip(kind), wantText)
 		return ""
 	}
 	switch {
 	case apiVersion == nil:
-		ps.add("apiVersion", "missing required field; want %s", APIVersion)
+		ps.Add("apiVersion", "missing required field; want %s", APIVersion)
 	case apiVersion != any(APIVersion):
-		ps.add("apiVersion", "got %s, want %s", describe(apiVersion), APIVersion)
+		ps.Add("apiVersion", "got %s, want %s", describe(apiVersion), APIVersion)
 	}
 	if kind == KindCluster || kind == KindDemand || kind == KindWorkload {
 		return kind

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/capplan/capplan/internal/inputerr"
 	"k8s.io/apimachinery/pkg/api/resource"
 )
 
@@ -90,7 +91,7 @@ var (
 )
 
 // LoadWorkload reads a capplan/v1 Workload (YAML or JSON). Input mistakes,
-// including dependency cycles, give a *ValidationError listing all of
+// including dependency cycles, give an *inputerr.Error listing all of
 // them.
 func LoadWorkload(path string) (*Workload, error) {
 	data, err := os.ReadFile(path)
@@ -103,23 +104,23 @@ func LoadWorkload(path string) (*Workload, error) {
 // ParseWorkload is LoadWorkload on data already read; name is used in
 // messages and as Workload.Source.
 func ParseWorkload(name string, data []byte) (*Workload, error) {
-	ps := &problems{file: name}
+	ps := &inputerr.List{File: name}
 	root, ok := decodeTree(ps, data)
 	if !ok {
-		return nil, ps.err()
+		return nil, ps.Err()
 	}
 	var w *Workload
 	if readKind(ps, root, KindWorkload) == KindWorkload {
 		w = workloadFromTree(ps, root)
 	}
-	if err := ps.err(); err != nil {
+	if err := ps.Err(); err != nil {
 		return nil, err
 	}
 	w.Source = name
 	return w, nil
 }
 
-func workloadFromTree(ps *problems, root any) *Workload {
+func workloadFromTree(ps *inputerr.List, root any) *Workload {
 	o, ok := asObject(ps, "", root, workloadFields)
 	if !ok {
 		return nil
@@ -127,7 +128,7 @@ func workloadFromTree(ps *problems, root any) *Workload {
 	w := &Workload{}
 	list, ok := o.list("jobs", true)
 	if ok && len(list) == 0 {
-		ps.add("jobs", "the workload has no jobs")
+		ps.Add("jobs", "the workload has no jobs")
 	}
 	firstAt := map[string]int{}
 	for i, v := range list {
@@ -135,7 +136,7 @@ func workloadFromTree(ps *problems, root any) *Workload {
 		j, ok := readJob(ps, path, v)
 		if j.Name != "" {
 			if k, dup := firstAt[j.Name]; dup {
-				ps.add(path+".name", "duplicate job name %q (first used by jobs[%d])", j.Name, k)
+				ps.Add(path+".name", "duplicate job name %q (first used by jobs[%d])", j.Name, k)
 				ok = false
 			} else {
 				firstAt[j.Name] = i
@@ -148,27 +149,27 @@ func workloadFromTree(ps *problems, root any) *Workload {
 	return w
 }
 
-func readJob(ps *problems, path string, v any) (Job, bool) {
+func readJob(ps *inputerr.List, path string, v any) (Job, bool) {
 	o, ok := asObject(ps, path, v, jobFields)
 	if !ok {
 		return Job{}, false
 	}
-	before := len(ps.list)
+	before := ps.Len()
 	var j Job
 	j.Name, _ = o.name("name")
 	j.Arrival, _ = o.seconds("arrival", false, true)
 	j.Group, _ = o.str("group", false)
 	switch {
 	case o.has("stages") && o.has("tasks"):
-		ps.add(path, "give stages or tasks, not both")
+		ps.Add(path, "give stages or tasks, not both")
 	case o.has("stages"):
 		j.Stages = readStages(o)
 	case o.has("tasks"):
 		j.Tasks = readTasks(o)
 	default:
-		ps.add(path, "give the job's stages (or its tasks)")
+		ps.Add(path, "give the job's stages (or its tasks)")
 	}
-	return j, len(ps.list) == before
+	return j, ps.Len() == before
 }
 
 func readStages(job object) []Stage {
@@ -177,7 +178,7 @@ func readStages(job object) []Stage {
 		return nil
 	}
 	if len(list) == 0 {
-		job.ps.add(job.at("stages"), "the job has no stages")
+		job.ps.Add(job.at("stages"), "the job has no stages")
 	}
 	stages := make([]Stage, len(list))
 	names := make([]string, len(list))
@@ -200,7 +201,7 @@ func readStages(job object) []Stage {
 			case "one-to-one":
 				s.Edge = OneToOne
 			default:
-				job.ps.add(o.at("edge"), "got %q, want barrier or one-to-one", clip(e))
+				job.ps.Add(o.at("edge"), "got %q, want barrier or one-to-one", clip(e))
 			}
 		}
 		names[i], after[i] = s.Name, s.After
@@ -209,7 +210,7 @@ func readStages(job object) []Stage {
 	for i, pred := range preds {
 		for _, p := range pred {
 			if stages[i].Edge == OneToOne && stages[p].Tasks != stages[i].Tasks && stages[p].Tasks > 0 && stages[i].Tasks > 0 {
-				job.ps.add(indexPath(job.at("stages"), i)+".edge", "one-to-one needs equal task counts: %s has %d tasks, %s has %d",
+				job.ps.Add(indexPath(job.at("stages"), i)+".edge", "one-to-one needs equal task counts: %s has %d tasks, %s has %d",
 					stages[p].Name, stages[p].Tasks, stages[i].Name, stages[i].Tasks)
 			}
 		}
@@ -223,7 +224,7 @@ func readTasks(job object) []Task {
 		return nil
 	}
 	if len(list) == 0 {
-		job.ps.add(job.at("tasks"), "the job has no tasks")
+		job.ps.Add(job.at("tasks"), "the job has no tasks")
 	}
 	tasks := make([]Task, len(list))
 	ids := make([]string, len(list))
@@ -239,7 +240,7 @@ func readTasks(job object) []Task {
 		} else if id, ok := refText(v); ok {
 			t.ID = id
 		} else {
-			job.ps.add(o.at("id"), "must be a non-empty string or a whole number, got %s", describe(v))
+			job.ps.Add(o.at("id"), "must be a non-empty string or a whole number, got %s", describe(v))
 		}
 		t.Duration, _ = o.seconds("duration", true, false)
 		t.Demand = readDemand(o)
@@ -257,7 +258,7 @@ func readDemand(o object) map[string]resource.Quantity {
 		return nil
 	}
 	if len(m) == 0 {
-		o.ps.add(o.at("demand"), "is empty: give the amount of at least one resource")
+		o.ps.Add(o.at("demand"), "is empty: give the amount of at least one resource")
 	}
 	return quantityMap(o.ps, o.at("demand"), m, nonNegative)
 }
@@ -274,7 +275,7 @@ func readRefs(o object) []string {
 	for i, v := range list {
 		s, ok := refText(v)
 		if !ok {
-			o.ps.add(indexPath(o.at("after"), i), "must be a name or a whole number, got %s", describe(v))
+			o.ps.Add(indexPath(o.at("after"), i), "must be a name or a whole number, got %s", describe(v))
 			continue
 		}
 		if !seen[s] {

@@ -8,7 +8,6 @@ import (
 	"slices"
 
 	"gonum.org/v1/gonum/mat"
-	gonumlp "gonum.org/v1/gonum/optimize/convex/lp"
 )
 
 // phaseOneTol is the largest sum of artificial variables (relative to the
@@ -35,7 +34,7 @@ func twoPhase(c []float64, a *mat.Dense, b []float64) ([]float64, error) {
 		c1[n+i] = 1
 		basis[i] = n + i
 	}
-	art, y1, err := gonumSimplex(c1, a1, b, basis)
+	art, y1, err := SafeSimplex(c1, a1, b, simplexTol, basis)
 	if err != nil {
 		return nil, err
 	}
@@ -66,28 +65,8 @@ func twoPhase(c []float64, a *mat.Dense, b []float64) ([]float64, error) {
 	}
 	var b2 mat.VecDense
 	b2.MulVec(ab, &xb)
-	_, y, err := gonumSimplex(c, a, b2.RawVector().Data, basis)
+	_, y, err := SafeSimplex(c, a, b2.RawVector().Data, simplexTol, basis)
 	return y, err
-}
-
-// gonumSimplex calls gonum's Simplex from the feasible basis, mapping its
-// errors (and its panics on a basis that rounding made infeasible) to ours.
-func gonumSimplex(c []float64, a *mat.Dense, b []float64, basis []int) (f float64, y []float64, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			f, y, err = 0, nil, fmt.Errorf("%w: simplex: %v", ErrNumeric, r)
-		}
-	}()
-	f, y, err = gonumlp.Simplex(c, a, b, simplexTol, basis)
-	switch {
-	case err == nil:
-	case errors.Is(err, gonumlp.ErrUnbounded):
-		err = fmt.Errorf("%w (simplex)", ErrUnbounded)
-	default:
-		// From a feasible basis, anything else is numerical trouble.
-		err = fmt.Errorf("%w: simplex: %v", ErrNumeric, err)
-	}
-	return f, y, err
 }
 
 // feasibleBasis returns m linearly independent columns of a (m×n, rank m)

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/capplan/capplan/internal/inputerr"
 )
 
 // DecodeDocument parses the JSON plan document data (named name in errors)
@@ -40,22 +42,14 @@ func decodeError(name string, data []byte, err error) error {
 	var typ *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &syn):
-		return fmt.Errorf("%s: line %d: %v", name, lineAt(data, syn.Offset), syn)
+		return fmt.Errorf("%s: line %d: %v", name, inputerr.Line(data, syn.Offset), syn)
 	case errors.As(err, &typ):
 		field := typ.Field
 		if field == "" {
 			field = "(document)"
 		}
-		return fmt.Errorf("%s: line %d: %s: want %s, got %s", name, lineAt(data, typ.Offset), field, typ.Type, typ.Value)
+		return fmt.Errorf("%s: line %d: %s: want %s, got %s", name, inputerr.Line(data, typ.Offset), field, typ.Type, typ.Value)
 	default:
 		return fmt.Errorf("%s: %v", name, err)
 	}
-}
-
-// lineAt returns the 1-based line of byte offset off in data.
-func lineAt(data []byte, off int64) int {
-	if off > int64(len(data)) {
-		off = int64(len(data))
-	}
-	return 1 + bytes.Count(data[:off], []byte{'\n'})
 }

@@ -12,6 +12,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/xuri/excelize/v2"
+
+	"github.com/capplan/capplan/internal/atomicfile"
 )
 
 // DefaultWorkbookTime is the creation and modification time recorded in a
@@ -280,7 +282,7 @@ func (wb *Workbook) sortContentTypes() {
 	})
 }
 
-// Save writes the workbook to path atomically (see WriteFileAtomic).
+// Save writes the workbook to path atomically (see atomicfile.Write).
 func (wb *Workbook) Save(path string) error {
-	return WriteFileAtomic(path, wb.Write)
+	return atomicfile.Write(path, wb.Write)
 }

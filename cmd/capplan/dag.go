@@ -9,10 +9,10 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/capplan/capplan/dag"
 	"github.com/capplan/capplan/datasets"
+	"github.com/capplan/capplan/internal/kvlist"
 )
 
 // DAG input formats.
@@ -140,28 +140,21 @@ func (o *dagInputOptions) flags(m map[string]string) {
 	}
 }
 
-// parseDAGCapacity parses "cpu=16,memory=64Gi" into base units.
+// parseDAGCapacity parses --machine-capacity "cpu=16,memory=64Gi" into
+// base units.
 func parseDAGCapacity(s string) (map[string]float64, error) {
-	if s == "" {
+	qs, err := kvlist.Quantities(s)
+	if err != nil {
+		return nil, usageErrorf("invalid --machine-capacity %q: %v", s, err)
+	}
+	if len(qs) == 0 {
 		return nil, nil
 	}
 	out := map[string]float64{}
-	for _, part := range strings.Split(s, ",") {
-		k, v, ok := strings.Cut(strings.TrimSpace(part), "=")
-		k = strings.TrimSpace(k)
-		if !ok || k == "" {
-			return nil, usageErrorf("invalid --machine-capacity %q: want resource=quantity pairs such as cpu=16,memory=64Gi", s)
-		}
-		if _, dup := out[k]; dup {
-			return nil, usageErrorf("invalid --machine-capacity %q: %s given twice", s, k)
-		}
-		q, err := resource.ParseQuantity(strings.TrimSpace(v))
-		if err != nil {
-			return nil, usageErrorf("invalid --machine-capacity %s=%q: %v", k, v, err)
-		}
+	for k, q := range qs {
 		x := datasets.Base(q)
 		if x < 0 || math.IsNaN(x) || math.IsInf(x, 0) {
-			return nil, usageErrorf("invalid --machine-capacity %s=%q: want a quantity ≥ 0", k, v)
+			return nil, usageErrorf("invalid --machine-capacity %s=%s: want a quantity ≥ 0", k, q.String())
 		}
 		out[k] = x
 	}

@@ -603,7 +603,7 @@ func TestDAGErrors(t *testing.T) {
 		{"bad budget", []string{"schedule", "--example", "--budget", "soon"}, exitUsage, []string{`invalid --budget "soon"`}},
 		{"zero machines", []string{"schedule", "--example", "--machines", "0"}, exitUsage, []string{"invalid --machines 0"}},
 		{"cluster and machines", []string{"schedule", "--example", "-c", "c.yaml", "--machines", "2"}, exitUsage, []string{"cannot be combined"}},
-		{"bad capacity", []string{"schedule", "--example", "--machines", "2", "--machine-capacity", "cpu=lots"}, exitUsage, []string{"invalid --machine-capacity cpu="}},
+		{"bad capacity", []string{"schedule", "--example", "--machines", "2", "--machine-capacity", "cpu=lots"}, exitUsage, []string{"invalid --machine-capacity \"cpu=lots\"", "not a quantity"}},
 		{"bad format", []string{"schedule", "--example", "--format", "xml"}, exitUsage, []string{`invalid --format "xml"`}},
 		{"workload without machines", []string{"schedule", write("w.yaml", string(datasets.ExampleFiles()["workload.yaml"]))}, exitUsage, []string{"w.yaml: a workload needs machines"}},
 		{"check without schedule", []string{"check", "--example"}, exitUsage, []string{"--schedule is required"}},

@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/capplan/capplan/datasets"
-	"github.com/capplan/capplan/reports"
+	"github.com/capplan/capplan/internal/atomicfile"
 )
 
 func newImportCmd(streams *ioStreams) *cobra.Command {
@@ -83,7 +83,7 @@ func importOpenB(streams *ioStreams, nodesPath, podsPath, dir string) error {
 	}
 	for _, f := range files {
 		v := f.v
-		if err := reports.WriteFileAtomic(filepath.Join(dir, f.name), func(w io.Writer) error { return datasets.WriteYAML(w, v) }); err != nil {
+		if err := atomicfile.Write(filepath.Join(dir, f.name), func(w io.Writer) error { return datasets.WriteYAML(w, v) }); err != nil {
 			return err
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/capplan/capplan/internal/atomicfile"
 	"github.com/capplan/capplan/reports"
 )
 
@@ -120,7 +121,7 @@ func writeTo(w io.Writer, path string, fn func(io.Writer) error) error {
 	if path == "" {
 		return fn(w)
 	}
-	if err := reports.WriteFileAtomic(path, fn); err != nil {
+	if err := atomicfile.Write(path, fn); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil

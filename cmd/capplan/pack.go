@@ -14,6 +14,7 @@ import (
 	"github.com/capplan/capplan/binpack/vbp"
 	"github.com/capplan/capplan/binpack/xselect"
 	"github.com/capplan/capplan/datasets"
+	"github.com/capplan/capplan/internal/kvlist"
 	"github.com/capplan/capplan/plan"
 	"github.com/capplan/capplan/reports"
 )
@@ -156,27 +157,23 @@ type nodeTypeCost struct {
 	Priced bool
 }
 
-// parseNodeTypes reads --node-type entries GROUP or GROUP=COST.
+// parseNodeTypes reads --node-type entries GROUP or GROUP=COST (the flag
+// may be repeated or hold a comma-separated list).
 func parseNodeTypes(list []string) ([]nodeTypeCost, error) {
-	var out []nodeTypeCost
-	seen := map[string]bool{}
-	for _, s := range list {
-		t := nodeTypeCost{Group: strings.TrimSpace(s), Cost: 1}
-		if g, c, ok := strings.Cut(s, "="); ok {
-			cost, err := strconv.ParseFloat(strings.TrimSpace(c), 64)
+	pairs, err := kvlist.Parse(strings.Join(list, ","), false)
+	if err != nil {
+		return nil, usageErrorf("invalid --node-type %q: %v", strings.Join(list, ","), err)
+	}
+	out := make([]nodeTypeCost, len(pairs))
+	for i, p := range pairs {
+		out[i] = nodeTypeCost{Group: p.Key, Cost: 1}
+		if p.HasValue {
+			cost, err := strconv.ParseFloat(p.Value, 64)
 			if err != nil || !(cost > 0) || cost > 1e15 {
-				return nil, usageErrorf("invalid --node-type %q: the cost must be a positive number", s)
+				return nil, usageErrorf("invalid --node-type %s=%s: the cost must be a positive number", p.Key, p.Value)
 			}
-			t = nodeTypeCost{Group: strings.TrimSpace(g), Cost: cost, Priced: true}
+			out[i].Cost, out[i].Priced = cost, true
 		}
-		if t.Group == "" {
-			return nil, usageErrorf("invalid --node-type %q: empty group name", s)
-		}
-		if seen[t.Group] {
-			return nil, usageErrorf("--node-type %s given twice", t.Group)
-		}
-		seen[t.Group] = true
-		out = append(out, t)
 	}
 	return out, nil
 }

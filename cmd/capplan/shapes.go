@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/capplan/capplan/binpack/xsize"
+	"github.com/capplan/capplan/internal/kvlist"
 	"github.com/capplan/capplan/plan"
 	"github.com/capplan/capplan/reports"
 )
@@ -121,24 +121,18 @@ func (o *shapesOptions) validate() error {
 	return o.output.validate()
 }
 
-// parseRound parses "cpu=1,memory=1Gi" into quantities.
+// parseRound parses --round "cpu=1,memory=1Gi" into positive quantities.
 func parseRound(s string) (map[string]resource.Quantity, error) {
-	out := map[string]resource.Quantity{}
-	if s == "" {
-		return out, nil
+	round, err := kvlist.Quantities(s)
+	if err != nil {
+		return nil, usageErrorf("invalid --round %q: %v", s, err)
 	}
-	for _, part := range strings.Split(s, ",") {
-		k, v, ok := strings.Cut(strings.TrimSpace(part), "=")
-		if !ok || k == "" {
-			return nil, usageErrorf("invalid --round %q: want RESOURCE=QUANTITY,...", s)
+	for k, q := range round {
+		if q.Sign() <= 0 {
+			return nil, usageErrorf("invalid --round %s=%s: want a positive quantity", k, q.String())
 		}
-		q, err := resource.ParseQuantity(v)
-		if err != nil || q.Sign() <= 0 {
-			return nil, usageErrorf("invalid --round %s=%s: want a positive quantity", k, v)
-		}
-		out[k] = q
 	}
-	return out, nil
+	return round, nil
 }
 
 func (o *shapesOptions) flags() map[string]string {

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/capplan/capplan/datasets"
+	"github.com/capplan/capplan/internal/inputerr"
 )
 
 // errInvalidInputs is returned when validate found problems it has already
@@ -39,7 +40,7 @@ func validateRun(io *ioStreams, paths []string, opts datasets.LoadOptions) error
 	var workloads []*datasets.Workload
 	report := func(err error) {
 		bad++
-		var ve *datasets.ValidationError
+		var ve *inputerr.Error
 		if errors.As(err, &ve) {
 			for _, p := range ve.Problems {
 				fmt.Fprintln(io.ErrOut, p.String())

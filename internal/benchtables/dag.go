@@ -11,6 +11,7 @@ import (
 
 	"github.com/capplan/capplan/dag"
 	"github.com/capplan/capplan/datasets/dags"
+	"github.com/capplan/capplan/internal/par"
 	"github.com/capplan/capplan/reports"
 )
 
@@ -128,7 +129,7 @@ func dagPSPLIBTables(quick bool) error {
 		for m := range runs {
 			runs[m] = make([]dagRun, len(cases))
 		}
-		err = parallel(runtime.NumCPU(), len(cases)*len(dagMethods), func(k int) error {
+		err = par.For(len(cases)*len(dagMethods), runtime.NumCPU(), func(k int) error {
 			m, c := k/len(cases), k%len(cases)
 			r, err := dagRunOne(dagMethods[m], cases[c].inst.DAG, cases[c].inst.Machines())
 			runs[m][c] = r
@@ -237,7 +238,7 @@ func dagAlibabaTable(quick bool) error {
 		runs[m] = make([]dagRun, len(jobs))
 	}
 	newLB := make([]int64, len(jobs))
-	err = parallel(runtime.NumCPU(), len(jobs)*(len(all)+1), func(k int) error {
+	err = par.For(len(jobs)*(len(all)+1), runtime.NumCPU(), func(k int) error {
 		m, j := k/len(jobs), k%len(jobs)
 		if m == len(all) {
 			newLB[j] = dag.NewLB(jobs[j].DAG, machines)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/capplan/capplan/binpack/vbp"
+	"github.com/capplan/capplan/internal/par"
 	"github.com/capplan/capplan/reports"
 )
 
@@ -170,7 +171,7 @@ func vbpTables(quick bool) error {
 		for m := range runs {
 			runs[m] = make([]vbpBenchRun, len(cases))
 		}
-		err = parallel(workers, len(cases), func(c int) error {
+		err = par.For(len(cases), workers, func(c int) error {
 			for m := range methods {
 				r, err := vbpBenchOne(m, cases[c])
 				if err != nil {

@@ -1,4 +1,4 @@
-package reports
+package atomicfile
 
 import (
 	"bytes"
@@ -23,10 +23,10 @@ func dirEntries(t *testing.T, dir string) []string {
 	return names
 }
 
-func TestWriteFileAtomicWrites(t *testing.T) {
+func TestWriteWrites(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "plan.json")
-	err := WriteFileAtomic(path, func(w io.Writer) error {
+	err := Write(path, func(w io.Writer) error {
 		_, err := io.WriteString(w, "hello\n")
 		return err
 	})
@@ -64,10 +64,10 @@ func failingWrite(w io.Writer) error {
 	return errBoom
 }
 
-func TestWriteFileAtomicFailureLeavesNoFile(t *testing.T) {
+func TestWriteFailureLeavesNoFile(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "report.xlsx")
-	err := WriteFileAtomic(path, failingWrite)
+	err := Write(path, failingWrite)
 	if !errors.Is(err, errBoom) {
 		t.Fatalf("err = %v, want errBoom wrapped", err)
 	}
@@ -76,13 +76,13 @@ func TestWriteFileAtomicFailureLeavesNoFile(t *testing.T) {
 	}
 }
 
-func TestWriteFileAtomicFailureKeepsTarget(t *testing.T) {
+func TestWriteFailureKeepsTarget(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "shares.csv")
 	if err := os.WriteFile(path, []byte("old,content\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteFileAtomic(path, failingWrite); !errors.Is(err, errBoom) {
+	if err := Write(path, failingWrite); !errors.Is(err, errBoom) {
 		t.Fatalf("err = %v, want errBoom wrapped", err)
 	}
 	got, err := os.ReadFile(path)
@@ -97,7 +97,7 @@ func TestWriteFileAtomicFailureKeepsTarget(t *testing.T) {
 	}
 
 	// A successful rewrite replaces the content and keeps the permissions.
-	if err := WriteFileAtomic(path, func(w io.Writer) error {
+	if err := Write(path, func(w io.Writer) error {
 		_, err := io.WriteString(w, "new\n")
 		return err
 	}); err != nil {
@@ -110,7 +110,7 @@ func TestWriteFileAtomicFailureKeepsTarget(t *testing.T) {
 	}
 }
 
-func TestWriteFileAtomicPanicCleansUp(t *testing.T) {
+func TestWritePanicCleansUp(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "out.txt")
 	func() {
@@ -119,7 +119,7 @@ func TestWriteFileAtomicPanicCleansUp(t *testing.T) {
 				t.Error("panic did not propagate")
 			}
 		}()
-		_ = WriteFileAtomic(path, func(w io.Writer) error {
+		_ = Write(path, func(w io.Writer) error {
 			_, _ = io.WriteString(w, "half")
 			panic("writer bug")
 		})
@@ -129,44 +129,18 @@ func TestWriteFileAtomicPanicCleansUp(t *testing.T) {
 	}
 }
 
-func TestWriteFileAtomicBadDirectory(t *testing.T) {
+func TestWriteBadDirectory(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "missing", "out.txt")
-	err := WriteFileAtomic(path, func(io.Writer) error { return nil })
+	err := Write(path, func(io.Writer) error { return nil })
 	if !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("err = %v, want ErrNotExist wrapped", err)
 	}
 }
 
-func TestWriteFileAtomicNotRegular(t *testing.T) {
+func TestWriteNotRegular(t *testing.T) {
 	dir := t.TempDir()
-	if err := WriteFileAtomic(dir, func(io.Writer) error { return nil }); err == nil {
+	if err := Write(dir, func(io.Writer) error { return nil }); err == nil {
 		t.Error("writing over a directory succeeded")
 	}
 }
 
-func TestWriteJSON(t *testing.T) {
-	var buf bytes.Buffer
-	v := map[string]any{"b": []int{1, 2}, "a": "x<y", "c": map[string]int{"z": 1, "y": 2}}
-	if err := WriteJSON(&buf, v); err != nil {
-		t.Fatal(err)
-	}
-	// Keys sorted, two-space indent, no HTML escaping, trailing newline.
-	want := `{
-  "a": "x<y",
-  "b": [
-    1,
-    2
-  ],
-  "c": {
-    "y": 2,
-    "z": 1
-  }
-}
-`
-	if buf.String() != want {
-		t.Errorf("got\n%s\nwant\n%s", buf.String(), want)
-	}
-	if err := WriteJSON(&buf, func() {}); err == nil {
-		t.Error("encoding a func succeeded")
-	}
-}

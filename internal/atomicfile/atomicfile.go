@@ -1,19 +1,18 @@
-package reports
+package atomicfile
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 )
 
-// newFileMode is the permission of a file WriteFileAtomic creates; an
+// newFileMode is the permission of a file Write creates; an
 // existing target keeps its own permission bits.
 const newFileMode os.FileMode = 0o644
 
-// WriteFileAtomic writes path through write, atomically: the bytes go to a
+// Write writes path through write, atomically: the bytes go to a
 // temporary file in the same directory, which is flushed, fsynced and then
 // renamed over path. If write (or any step) fails or panics, the temporary
 // file is removed and an existing file at path is left untouched, so readers
@@ -21,7 +20,7 @@ const newFileMode os.FileMode = 0o644
 //
 // The rename is atomic on POSIX file systems when the temporary file and the
 // target share a directory, which is why the temporary file is created there.
-func WriteFileAtomic(path string, write func(io.Writer) error) error {
+func Write(path string, write func(io.Writer) error) error {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -29,13 +28,13 @@ func WriteFileAtomic(path string, write func(io.Writer) error) error {
 	mode := newFileMode
 	if fi, err := os.Stat(path); err == nil {
 		if !fi.Mode().IsRegular() {
-			return fmt.Errorf("reports: write %s: not a regular file", path)
+			return fmt.Errorf("write %s: not a regular file", path)
 		}
 		mode = fi.Mode().Perm()
 	}
 	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
 	if err != nil {
-		return fmt.Errorf("reports: write %s: %w", path, err)
+		return fmt.Errorf("write %s: %w", path, err)
 	}
 	committed := false
 	defer func() {
@@ -48,22 +47,22 @@ func WriteFileAtomic(path string, write func(io.Writer) error) error {
 
 	bw := bufio.NewWriter(tmp)
 	if err := write(bw); err != nil {
-		return fmt.Errorf("reports: write %s: %w", path, err)
+		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("reports: write %s: %w", path, err)
+		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if err := tmp.Chmod(mode); err != nil {
-		return fmt.Errorf("reports: write %s: %w", path, err)
+		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if err := tmp.Sync(); err != nil {
-		return fmt.Errorf("reports: write %s: sync: %w", path, err)
+		return fmt.Errorf("write %s: sync: %w", path, err)
 	}
 	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("reports: write %s: %w", path, err)
+		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("reports: write %s: %w", path, err)
+		return fmt.Errorf("write %s: %w", path, err)
 	}
 	committed = true
 	syncDir(dir)
@@ -82,15 +81,3 @@ func syncDir(dir string) {
 	_ = d.Close()
 }
 
-// WriteJSON writes v as JSON indented by two spaces, followed by a newline.
-// The output is deterministic: encoding/json sorts map keys and struct
-// fields keep their declaration order. HTML characters are not escaped.
-func WriteJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return fmt.Errorf("reports: encode JSON: %w", err)
-	}
-	return nil
-}

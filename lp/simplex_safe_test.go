@@ -1,0 +1,31 @@
+package lp
+
+import (
+	"errors"
+	"math"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+func TestSafeSimplex(t *testing.T) {
+	// min −x₁ − 2x₂ s.t. x₁ + x₂ + s = 4, x ≥ 0, from the slack basis {s}:
+	// the optimum puts everything on x₂, −2·4 = −8.
+	a := mat.NewDense(1, 3, []float64{1, 1, 1})
+	opt, x, err := SafeSimplex([]float64{-1, -2, 0}, a, []float64{4}, 1e-10, []int{2})
+	if err != nil || math.Abs(opt+8) > 1e-12 || math.Abs(x[1]-4) > 1e-12 {
+		t.Errorf("opt %v at %v, err %v; want −8 at x₂ = 4", opt, x, err)
+	}
+	// Unbounded: min −x₁ s.t. x₁ − x₂ = 0 from the basis {x₁}: x₁ = x₂ grows
+	// without limit.
+	u := mat.NewDense(1, 2, []float64{1, -1})
+	if _, _, err := SafeSimplex([]float64{-1, 0}, u, []float64{0}, 1e-10, []int{0}); !errors.Is(err, ErrUnbounded) {
+		t.Errorf("unbounded LP: err %v, want ErrUnbounded", err)
+	}
+	// gonum panics when c does not match a's columns; SafeSimplex returns
+	// ErrNumeric and no point instead.
+	opt, x, err = SafeSimplex([]float64{-1, -2}, a, []float64{4}, 1e-10, []int{2})
+	if !errors.Is(err, ErrNumeric) || x != nil || opt != 0 {
+		t.Errorf("bad shape: opt %v, x %v, err %v; want ErrNumeric and no point", opt, x, err)
+	}
+}
