@@ -80,4 +80,3 @@ func syncDir(dir string) {
 	_ = d.Sync()
 	_ = d.Close()
 }
-

@@ -143,4 +143,3 @@ func TestWriteNotRegular(t *testing.T) {
 		t.Error("writing over a directory succeeded")
 	}
 }
-
