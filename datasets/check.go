@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/capplan/capplan/internal/inputerr"
 	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/capplan/capplan/internal/inputerr"
 )
 
 // CheckDemand checks a demand against a cluster and reports, all at once

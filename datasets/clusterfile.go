@@ -3,8 +3,9 @@ package datasets
 import (
 	"strings"
 
-	"github.com/capplan/capplan/internal/inputerr"
 	"k8s.io/apimachinery/pkg/api/validate/content"
+
+	"github.com/capplan/capplan/internal/inputerr"
 )
 
 var (

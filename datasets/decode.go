@@ -9,9 +9,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/capplan/capplan/internal/inputerr"
 	yamlv2 "go.yaml.in/yaml/v2"
 	"sigs.k8s.io/yaml"
+
+	"github.com/capplan/capplan/internal/inputerr"
 )
 
 // decodeTree parses a YAML or JSON document into a generic tree of

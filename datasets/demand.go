@@ -7,9 +7,10 @@ import (
 	"os"
 	"strings"
 
-	"github.com/capplan/capplan/internal/inputerr"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/labels"
+
+	"github.com/capplan/capplan/internal/inputerr"
 )
 
 // Demand is a demand forecast: the applications sharing a cluster.

@@ -3,8 +3,9 @@ package datasets
 import (
 	"strings"
 
-	"github.com/capplan/capplan/internal/inputerr"
 	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/capplan/capplan/internal/inputerr"
 )
 
 // kubectlFromTree reads the output of `kubectl get nodes -o json` (a List

@@ -10,9 +10,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/capplan/capplan/internal/inputerr"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/labels"
+
+	"github.com/capplan/capplan/internal/inputerr"
 )
 
 // OpenBModelLabel is the node label that holds an openb node's GPU model.

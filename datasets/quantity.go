@@ -8,8 +8,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/capplan/capplan/internal/inputerr"
 	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/capplan/capplan/internal/inputerr"
 )
 
 // Vector is an amount of every resource of a Cluster, in the order of

@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/capplan/capplan/internal/inputerr"
 	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/capplan/capplan/internal/inputerr"
 )
 
 // Workload is a set of jobs, each a DAG of stages or of tasks.
