@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/capplan/capplan/internal/inputerr"
+	"github.com/capplan/capplan/internal/testdatasets"
 )
 
 func TestParseOpenB(t *testing.T) {
@@ -70,18 +71,18 @@ func TestParseOpenBErrors(t *testing.T) {
 	}
 }
 
-// TestParseOpenBDataset reads the real trace when the shared datasets are
-// present: 1523 nodes, 8152 pods.
+// TestParseOpenBDataset reads the real trace (1523 nodes, 8152 pods) from
+// the shared datasets: skipped without them, failing under CI=true.
 func TestParseOpenBDataset(t *testing.T) {
-	dir := filepath.Join("..", "..", "shared", "datasets", "alibaba-gpu-v2023-openb")
+	dir := testdatasets.Need(t, "alibaba-gpu-v2023-openb")
 	nf, err := os.Open(filepath.Join(dir, "openb_node_list_all_node.csv"))
 	if err != nil {
-		t.Skip("shared datasets not present")
+		t.Fatal(err)
 	}
 	defer nf.Close()
 	pf, err := os.Open(filepath.Join(dir, "openb_pod_list_gpuspec33.csv"))
 	if err != nil {
-		t.Skip("shared datasets not present")
+		t.Fatal(err)
 	}
 	defer pf.Close()
 	c, d, dropped, err := ParseOpenB(nf.Name(), nf, pf.Name(), pf)

@@ -7,7 +7,7 @@ import (
 
 	"github.com/capplan/capplan/datasets"
 	"github.com/capplan/capplan/flow"
-	"github.com/capplan/capplan/plan"
+	"github.com/capplan/capplan/pipeline"
 )
 
 // googleProblem builds a Google-like CMMF instance (datasets.GoogleLike)
@@ -19,7 +19,7 @@ func googleProblem(tb testing.TB, users, types, machines int, seed int64) *flow.
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return plan.CMMFProblem(inst)
+	return pipeline.CMMFProblem(inst)
 }
 
 // unweightedCopy sets every weight to 1 (Algorithm B's fast path).

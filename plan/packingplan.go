@@ -59,6 +59,9 @@ type PackingPlan struct {
 	// Stranded is the capacity left unused on the nodes used, per
 	// dimension (base units), and as a percentage of their capacity.
 	Stranded []Stranded `json:"stranded"`
+	// Search records the work budget and time limit of the X-Select
+	// search (ownership mode).
+	Search *Search `json:"search,omitempty"`
 }
 
 // PackedNode is one node of a plan and the containers placed on it.

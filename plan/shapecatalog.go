@@ -43,6 +43,8 @@ type ShapeCatalog struct {
 	Waste []Waste `json:"waste"`
 	// Steps is the PTAS outer-loop history.
 	Steps []ShapeStep `json:"steps,omitempty"`
+	// Search records the work budget and time limit of ptas and local.
+	Search *Search `json:"search,omitempty"`
 }
 
 // Shape is one container shape of a catalog.

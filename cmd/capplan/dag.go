@@ -1,29 +1,16 @@
 package main
 
 import (
-	"math"
+	"fmt"
 	"runtime"
-	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/capplan/capplan/dag"
 	"github.com/capplan/capplan/datasets"
-	"github.com/capplan/capplan/internal/kvlist"
+	"github.com/capplan/capplan/pipeline"
+	"github.com/capplan/capplan/plan"
 )
-
-// DAG input formats.
-const (
-	dagFormatAuto     = "auto"
-	dagFormatPSPLIB   = "psplib"
-	dagFormatWorkload = "workload"
-	dagFormatAlibaba  = "alibaba"
-)
-
-var dagFormats = []string{dagFormatAuto, dagFormatPSPLIB, dagFormatWorkload, dagFormatAlibaba}
 
 func newDAGCmd(io *ioStreams) *cobra.Command {
 	cmd := &cobra.Command{
@@ -60,16 +47,11 @@ type dagInputOptions struct {
 	MaxTasks        int
 	MaxEdges        int
 	Workers         int
-
-	// machinesSet is true when --machines was given.
-	machinesSet bool
-	// capacity is the parsed --machine-capacity, in base units.
-	capacity map[string]float64
 }
 
 func (o *dagInputOptions) bind(f *pflag.FlagSet) {
 	f.BoolVar(&o.Example, "example", false, "use the embedded example workload (and, without --machines, the example cluster)")
-	f.StringVar(&o.Format, "format", dagFormatAuto, "input `format`: auto, psplib, workload or alibaba (auto: by extension, then by content)")
+	f.StringVar(&o.Format, "format", "auto", "input `format`: auto, psplib, workload or alibaba (auto: by extension, then by content)")
 	f.StringVarP(&o.ClusterPath, "cluster", "c", "", "schedule on the nodes of this cluster `file` (workloads)")
 	f.StringVar(&o.RackLabel, "rack-label", datasets.RackLabel, "node label holding the rack, for kubectl node lists")
 	f.IntVar(&o.Machines, "machines", 0, "schedule on `N` identical machines (PSPLIB: N copies of the file's machine, default 1; Alibaba: default 1 machine of 96 cores; workloads: needs -c or this)")
@@ -80,99 +62,48 @@ func (o *dagInputOptions) bind(f *pflag.FlagSet) {
 	f.IntVar(&o.Workers, "workers", runtime.NumCPU(), "jobs processed in parallel (0: all cores; results do not depend on it)")
 }
 
+// validate checks what only the command line can get wrong: the positional
+// argument and a --machines given as 0; the pipeline checks the rest.
 func (o *dagInputOptions) validate(cmd *cobra.Command, args []string) error {
-	o.machinesSet = cmd.Flags().Changed("machines")
 	switch {
 	case o.Example && len(args) > 0:
 		return usageErrorf("--example cannot be combined with an input file")
 	case !o.Example && len(args) != 1:
 		return usageErrorf("give one input file (Workload YAML/JSON, PSPLIB .sm or Alibaba batch_task CSV), or --example")
-	case !slices.Contains(dagFormats, o.Format):
-		return usageErrorf("invalid --format %q: valid formats are %s", o.Format, strings.Join(dagFormats, ", "))
-	case o.Example && o.Format != dagFormatAuto && o.Format != dagFormatWorkload:
-		return usageErrorf("--example is a workload; --format %s does not apply", o.Format)
-	case o.machinesSet && o.Machines < 1:
+	case cmd.Flags().Changed("machines") && o.Machines < 1:
 		return usageErrorf("invalid --machines %d: want at least 1", o.Machines)
-	case o.Machines > datasets.MaxNodes:
-		return usageErrorf("invalid --machines %d: at most %d", o.Machines, datasets.MaxNodes)
-	case o.ClusterPath != "" && (o.machinesSet || o.MachineCapacity != ""):
-		return usageErrorf("--cluster cannot be combined with --machines or --machine-capacity")
-	case o.MaxTasks < 0 || o.MaxEdges < 0:
-		return usageErrorf("--max-tasks and --max-edges must not be negative")
-	case o.Workers < 0:
-		return usageErrorf("invalid --workers %d", o.Workers)
 	}
 	if len(args) == 1 {
 		o.Path = args[0]
 	}
-	if o.Workers == 0 {
-		o.Workers = runtime.NumCPU()
-	}
-	c, err := parseDAGCapacity(o.MachineCapacity)
-	if err != nil {
-		return err
-	}
-	o.capacity = c
 	return nil
 }
 
-// machineFlags reports whether any flag chose the machines.
-func (o *dagInputOptions) machineFlags() bool {
-	return o.ClusterPath != "" || o.machinesSet || o.MachineCapacity != "" || o.Pool
+// input is the pipeline's DAG input named by the flags: rejected jobs are
+// listed on stderr and, on a terminal, a progress bar titled what counts
+// finished jobs (finish removes it).
+func (o *dagInputOptions) input(streams *ioStreams, what string) (in pipeline.DAGInput, finish func()) {
+	progress, finish := newProgress(streams, what)
+	return pipeline.DAGInput{
+		Path: o.Path, Example: o.Example, Format: o.Format, ClusterPath: o.ClusterPath, RackLabel: o.RackLabel,
+		Machines: o.Machines, MachineCapacity: o.MachineCapacity, Pool: o.Pool,
+		MaxTasks: o.MaxTasks, MaxEdges: o.MaxEdges, Workers: o.Workers,
+		Rejected: func(source string, rs []plan.DAGRejection) { printDAGRejections(streams, source, rs) },
+		Progress: progress,
+	}, finish
 }
 
-// flags records the input options that shape a result.
-func (o *dagInputOptions) flags(m map[string]string) {
-	if o.machinesSet {
-		m["machines"] = strconv.Itoa(o.Machines)
-	}
-	if o.MachineCapacity != "" {
-		m["machineCapacity"] = o.MachineCapacity
-	}
-	if o.Pool {
-		m["pool"] = "true"
-	}
-	if o.MaxTasks > 0 {
-		m["maxTasks"] = strconv.Itoa(o.MaxTasks)
-	}
-	if o.MaxEdges > 0 {
-		m["maxEdges"] = strconv.Itoa(o.MaxEdges)
-	}
-}
-
-// parseDAGCapacity parses --machine-capacity "cpu=16,memory=64Gi" into
-// base units.
-func parseDAGCapacity(s string) (map[string]float64, error) {
-	qs, err := kvlist.Quantities(s)
-	if err != nil {
-		return nil, usageErrorf("invalid --machine-capacity %q: %v", s, err)
-	}
-	if len(qs) == 0 {
-		return nil, nil
-	}
-	out := map[string]float64{}
-	for k, q := range qs {
-		x := datasets.Base(q)
-		if x < 0 || math.IsNaN(x) || math.IsInf(x, 0) {
-			return nil, usageErrorf("invalid --machine-capacity %s=%s: want a quantity ≥ 0", k, q.String())
+// printDAGRejections lists rejected jobs on stderr, one per line.
+func printDAGRejections(streams *ioStreams, path string, rs []plan.DAGRejection) {
+	for _, r := range rs {
+		where := path
+		if r.Line > 0 {
+			where = fmt.Sprintf("%s:%d", path, r.Line)
 		}
-		out[k] = x
+		if r.Job != "" {
+			fmt.Fprintf(streams.ErrOut, "capplan: %s: job %s rejected: %s\n", where, r.Job, r.Reason)
+		} else {
+			fmt.Fprintf(streams.ErrOut, "capplan: %s: line rejected: %s\n", where, r.Reason)
+		}
 	}
-	return out, nil
-}
-
-// dagMethods returns the valid --method names: the library's schedulers,
-// "best" and the alias "sgs".
-func dagMethods() []string {
-	return append([]string{"best", "sgs"}, dag.Methods()...)
-}
-
-// dagMethodAliases maps short names to library schedulers.
-var dagMethodAliases = map[string]string{"sgs": "ssgs-lft"}
-
-func checkDAGMethod(flag, name string) error {
-	if !slices.Contains(dagMethods(), name) {
-		return usageErrorf("invalid %s %q: valid methods are %s", flag, name, strings.Join(dagMethods(), ", "))
-	}
-	return nil
 }

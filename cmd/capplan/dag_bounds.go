@@ -5,8 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/capplan/capplan/dag"
-	"github.com/capplan/capplan/plan"
+	"github.com/capplan/capplan/pipeline"
 	"github.com/capplan/capplan/reports"
 )
 
@@ -49,36 +48,14 @@ run time is reported beside them. The input and machines flags are those of
 	f := cmd.Flags()
 	opts.in.bind(f)
 	opts.output.bind(f, "DAGBounds")
-	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(dagFormats, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(pipeline.DAGFormats, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
 
 func dagBoundsRun(o *dagBoundsOptions) error {
-	ld, err := o.in.load(o.io)
-	if err != nil {
-		return err
-	}
-	src, machines, jobs, rejected := ld.src, ld.machines, ld.jobs, ld.rejected
-	flags := map[string]string{}
-	o.in.flags(flags)
-	doc := &plan.DAGBounds{
-		Header: plan.Header{APIVersion: plan.APIVersion, Kind: plan.KindDAGBounds, Generator: generator(),
-			Inputs: ld.inputs, Flags: flags},
-		Format: src.format, Pooled: machines.pooled, Machines: machines.docGroups(),
-		Jobs: make([]plan.DAGJobInfo, len(jobs)), Rejected: rejected,
-	}
-	err = runDAGJobs(o.io, "bounds", len(jobs), o.in.Workers, func(i int) error {
-		j := &jobs[i]
-		b := dag.LowerBounds(j.d, j.machines)
-		info := plan.NewDAGJobInfo(j.d, b)
-		if j.observed != nil {
-			span := j.d.Seconds(*j.observed)
-			g := dag.Gap(*j.observed, b.Best)
-			info.ObservedSpan, info.ObservedGap = &span, &g
-		}
-		doc.Jobs[i] = info
-		return nil
-	})
+	in, finish := o.in.input(o.io, "bounds")
+	doc, err := pipeline.DAGBounds(pipeline.DAGBoundsOptions{Input: in, Generator: generator()})
+	finish()
 	if err != nil {
 		return err
 	}

@@ -3,16 +3,11 @@ package main
 import (
 	"fmt"
 	"io"
-	"math"
-	"slices"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/capplan/capplan/dag"
-	"github.com/capplan/capplan/plan"
+	"github.com/capplan/capplan/pipeline"
 	"github.com/capplan/capplan/reports"
 )
 
@@ -21,15 +16,13 @@ type dagScheduleOptions struct {
 	io *ioStreams
 	in dagInputOptions
 
-	Method  string
-	Budget  string
-	Seed    uint64
-	Compare []string
-	Stats   bool
-	output  outputOptions
-
-	iterations int
-	timeLimit  time.Duration
+	Method    string
+	Budget    int64
+	TimeLimit time.Duration
+	Seed      uint64
+	Compare   []string
+	Stats     bool
+	output    outputOptions
 }
 
 func newDAGScheduleCmd(io *ioStreams, runF func(*dagScheduleOptions) error) *cobra.Command {
@@ -59,7 +52,8 @@ the summed capacity and also reports the makespan on the machines.
 
 Many jobs are scheduled --workers at a time, with a progress bar on a terminal;
 jobs keep their input order, and results depend only on the inputs, the flags
-and --seed (and on machine speed when --budget is a duration). Every schedule
+and --seed: budgets count schedules, not time. --time-limit adds an opt-in
+wall-clock limit per job; the document says when it cut a search. Every schedule
 passes an independent check of precedence and capacity before it is written.`,
 		Example: `  capplan dag schedule j301_1.sm --json
   capplan dag schedule workload.yaml -c cluster.yaml -o schedule.json
@@ -79,15 +73,16 @@ passes an independent check of precedence and capacity before it is written.`,
 	f := cmd.Flags()
 	opts.in.bind(f)
 	f.StringVar(&opts.Method, "method", "best", "scheduler: best, graphene, bfs, cp, tetris, cg, strippart, random, sgs, or an SGS variant such as psgs-lft")
-	f.StringVar(&opts.Budget, "budget", "", "budget of --method best: `n|duration`, a number of schedules or a time such as 2s (default: 3000000/(tasks+edges) schedules, at least 16)")
+	f.Int64Var(&opts.Budget, "budget", 0, "work budget of --method best per job, in `schedules` (default: 3000000/(tasks+edges), at least 16)")
+	f.DurationVar(&opts.TimeLimit, "time-limit", 0, "opt-in wall-clock limit of --method best per job, such as 2s (0: none); recorded in the document when it cuts a search")
 	f.Uint64Var(&opts.Seed, "seed", 1, "random seed (random rule, sampling, the genetic algorithm)")
 	f.StringSliceVar(&opts.Compare, "compare", nil, "also run these `methods` and report their makespans")
 	f.BoolVar(&opts.Stats, "stats", false, "print timings to stderr")
 	opts.output.bind(f, "DAGSchedule")
-	methods := cobra.FixedCompletions(dagMethods(), cobra.ShellCompDirectiveNoFileComp)
+	methods := cobra.FixedCompletions(pipeline.DAGMethods(), cobra.ShellCompDirectiveNoFileComp)
 	_ = cmd.RegisterFlagCompletionFunc("method", methods)
 	_ = cmd.RegisterFlagCompletionFunc("compare", methods)
-	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(dagFormats, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(pipeline.DAGFormats, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
 
@@ -95,73 +90,20 @@ func (o *dagScheduleOptions) validate(cmd *cobra.Command, args []string) error {
 	if err := o.in.validate(cmd, args); err != nil {
 		return err
 	}
-	if err := checkDAGMethod("--method", o.Method); err != nil {
-		return err
-	}
-	o.Compare = dagSortedUnique(o.Compare)
-	for _, m := range o.Compare {
-		if err := checkDAGMethod("--compare method", m); err != nil {
-			return err
-		}
-	}
-	if o.Seed > math.MaxInt64 {
-		return usageErrorf("invalid --seed %d: at most %d", o.Seed, int64(math.MaxInt64))
-	}
-	if o.Budget != "" {
-		if o.Method != "best" {
-			return usageErrorf("--budget applies to --method best only")
-		}
-		if n, err := strconv.Atoi(o.Budget); err == nil {
-			if n < 1 {
-				return usageErrorf("invalid --budget %q: want at least 1 schedule", o.Budget)
-			}
-			o.iterations = n
-		} else if d, err := time.ParseDuration(o.Budget); err == nil && d > 0 {
-			o.timeLimit = d
-		} else {
-			return usageErrorf("invalid --budget %q: want a number of schedules (300) or a duration (2s)", o.Budget)
-		}
-	}
 	return o.output.validate()
 }
 
-func (o *dagScheduleOptions) flags() map[string]string {
-	m := map[string]string{"method": o.Method}
-	o.in.flags(m)
-	if o.Budget != "" {
-		m["budget"] = o.Budget
-	}
-	if len(o.Compare) > 0 {
-		m["compare"] = strings.Join(o.Compare, ",")
-	}
-	return m
-}
-
 func dagScheduleRun(o *dagScheduleOptions) error {
-	t0 := time.Now()
-	ld, err := o.in.load(o.io)
-	if err != nil {
-		return err
-	}
-	src, machines, jobs, rejected := ld.src, ld.machines, ld.jobs, ld.rejected
-	tLoad := time.Now()
-	seed := int64(o.Seed)
-	doc := &plan.DAGSchedule{
-		Header: plan.Header{APIVersion: plan.APIVersion, Kind: plan.KindDAGSchedule, Generator: generator(),
-			Inputs: ld.inputs, Flags: o.flags(), Seed: &seed},
-		Format: src.format, Method: o.Method, Pooled: machines.pooled, Machines: machines.docGroups(),
-		Jobs: make([]plan.DAGJob, len(jobs)), Rejected: rejected,
-	}
-	inner := dagInnerWorkers(len(jobs), o.in.Workers)
-	err = runDAGJobs(o.io, "scheduling", len(jobs), o.in.Workers, func(i int) error {
-		j, err := o.scheduleJob(&jobs[i], inner)
-		doc.Jobs[i] = j
-		return err
+	in, finish := o.in.input(o.io, "scheduling")
+	res, err := pipeline.DAGSchedule(pipeline.DAGScheduleOptions{
+		Input: in, Method: o.Method, Compare: o.Compare, Seed: o.Seed,
+		MaxWork: o.Budget, TimeLimit: o.TimeLimit, Generator: generator(),
 	})
+	finish()
 	if err != nil {
 		return err
 	}
-	doc.Summarize()
+	doc := res.Doc
 	if err := o.output.write(o.io, views{
 		doc:      doc,
 		text:     func(w io.Writer, terminal bool) error { return reports.WriteDAGScheduleText(w, doc, terminal) },
@@ -172,106 +114,8 @@ func dagScheduleRun(o *dagScheduleOptions) error {
 	}
 	if o.Stats {
 		fmt.Fprintf(o.io.ErrOut, "stats: %d jobs, %d tasks, %d rejected; load %v, schedule %v on %d workers\n",
-			doc.Summary.Jobs, doc.Summary.Tasks, len(rejected), tLoad.Sub(t0).Round(time.Millisecond),
-			time.Since(tLoad).Round(time.Millisecond), o.in.Workers)
+			doc.Summary.Jobs, doc.Summary.Tasks, len(doc.Rejected), res.Stats.Load.Round(time.Millisecond),
+			res.Stats.Run.Round(time.Millisecond), res.Stats.Workers)
 	}
 	return nil
-}
-
-// dagOptions are the scheduler options of one job.
-func (o *dagScheduleOptions) dagOptions(inner int) dag.Options {
-	return dag.Options{Seed: o.Seed, Workers: inner, Iterations: o.iterations, TimeLimit: o.timeLimit}
-}
-
-// scheduleJob schedules one job with the method, checks the schedule and
-// adds the pooled-mode, comparison and observed evidence.
-func (o *dagScheduleOptions) scheduleJob(j *dagJob, inner int) (plan.DAGJob, error) {
-	opts := o.dagOptions(inner)
-	var s *dag.Schedule
-	var b dag.Bounds
-	method, schedules := o.Method, 0
-	if o.Method == "best" {
-		r, err := dag.Best(j.d, j.machines, opts)
-		if err != nil {
-			return plan.DAGJob{}, fmt.Errorf("job %s: %w", j.d.Name, err)
-		}
-		s, b, method, schedules = r.Schedule, r.Bounds, r.Method, r.Schedules
-	} else {
-		var err error
-		if s, err = runDAGMethod(o.Method, j.d, j.machines, opts); err != nil {
-			return plan.DAGJob{}, err
-		}
-		b = dag.LowerBounds(j.d, j.machines)
-	}
-	out, err := plan.NewDAGJob(j.d, j.machines, s, b, method)
-	if err != nil {
-		return plan.DAGJob{}, err
-	}
-	out.Schedules = schedules
-	if o.in.Pool {
-		ms, err := dagMakespan(o.Method, j.d, j.own, opts)
-		if err != nil {
-			return plan.DAGJob{}, err
-		}
-		out.MachinesMakespan = &ms
-	}
-	for _, m := range o.Compare {
-		ms, err := dagMakespan(m, j.d, j.machines, opts)
-		if err != nil {
-			return plan.DAGJob{}, err
-		}
-		if out.Compare == nil {
-			out.Compare = map[string]float64{}
-		}
-		out.Compare[m] = ms
-	}
-	if j.observed != nil {
-		span := j.d.Seconds(*j.observed)
-		g := dag.Gap(*j.observed, b.Best)
-		out.ObservedSpan, out.ObservedGap = &span, &g
-	}
-	return out, nil
-}
-
-// runDAGMethod runs a library scheduler (or an alias) and normalises the
-// schedule to start at 0.
-func runDAGMethod(name string, d *dag.DAG, machines [][]float64, opts dag.Options) (*dag.Schedule, error) {
-	lib := name
-	if a, ok := dagMethodAliases[name]; ok {
-		lib = a
-	}
-	s, err := dag.Run(lib, d, machines, opts)
-	if err != nil {
-		return nil, fmt.Errorf("job %s: %w", d.Name, err)
-	}
-	s.Normalize()
-	return s, nil
-}
-
-// dagMakespan runs a method and returns its checked makespan in seconds.
-func dagMakespan(method string, d *dag.DAG, machines [][]float64, opts dag.Options) (float64, error) {
-	var s *dag.Schedule
-	if method == "best" {
-		r, err := dag.Best(d, machines, opts)
-		if err != nil {
-			return 0, fmt.Errorf("job %s: %w", d.Name, err)
-		}
-		s = r.Schedule
-	} else {
-		var err error
-		if s, err = runDAGMethod(method, d, machines, opts); err != nil {
-			return 0, err
-		}
-	}
-	if v := dag.Check(d, machines, s); len(v) > 0 {
-		return 0, fmt.Errorf("internal error: %s: the %s schedule fails the check: %v", d.Name, method, v[0])
-	}
-	return d.Seconds(s.Makespan()), nil
-}
-
-// dagSortedUnique returns the sorted distinct strings.
-func dagSortedUnique(s []string) []string {
-	out := slices.Clone(s)
-	slices.Sort(out)
-	return slices.Compact(out)
 }

@@ -19,18 +19,15 @@ import (
 	"github.com/capplan/capplan/dag"
 	"github.com/capplan/capplan/datasets"
 	"github.com/capplan/capplan/datasets/dags"
+	"github.com/capplan/capplan/internal/testdatasets"
 	"github.com/capplan/capplan/plan"
 )
 
-// dagSharedData returns a path under the shared benchmark data sets, or
-// skips the test when it is absent.
+// dagSharedData returns a path under the shared benchmark data sets; when
+// it is absent the test is skipped, or fails under CI=true.
 func dagSharedData(t *testing.T, rel string) string {
 	t.Helper()
-	p := filepath.Join("..", "..", "..", "shared", "datasets", rel)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("%s not found", p)
-	}
-	return p
+	return testdatasets.Need(t, rel)
 }
 
 // dagJSON runs a dag subcommand that must succeed and decodes its JSON.
@@ -599,8 +596,11 @@ func TestDAGErrors(t *testing.T) {
 		{"no input", []string{"schedule"}, exitUsage, []string{"give one input file"}},
 		{"two inputs", []string{"schedule", "a.sm", "b.sm"}, exitUsage, []string{"accepts at most 1 arg"}},
 		{"example and file", []string{"bounds", "--example", "x.yaml"}, exitUsage, []string{"--example cannot be combined"}},
-		{"budget without best", []string{"schedule", "--example", "--method", "cp", "--budget", "10"}, exitUsage, []string{"--budget applies to --method best"}},
-		{"bad budget", []string{"schedule", "--example", "--budget", "soon"}, exitUsage, []string{`invalid --budget "soon"`}},
+		{"budget without best", []string{"schedule", "--example", "--method", "cp", "--budget", "10"}, exitUsage, []string{"--budget and --time-limit apply to --method best"}},
+		{"time limit without best", []string{"schedule", "--example", "--method", "cp", "--time-limit", "2s"}, exitUsage, []string{"apply to --method best"}},
+		{"bad budget", []string{"schedule", "--example", "--budget", "soon"}, exitUsage, []string{`invalid argument "soon" for "--budget"`}},
+		{"budget is work, not time", []string{"schedule", "--example", "--budget", "2s"}, exitUsage, []string{`invalid argument "2s" for "--budget"`}},
+		{"negative budget", []string{"schedule", "--example", "--budget", "-3"}, exitUsage, []string{"invalid --budget -3"}},
 		{"zero machines", []string{"schedule", "--example", "--machines", "0"}, exitUsage, []string{"invalid --machines 0"}},
 		{"cluster and machines", []string{"schedule", "--example", "-c", "c.yaml", "--machines", "2"}, exitUsage, []string{"cannot be combined"}},
 		{"bad capacity", []string{"schedule", "--example", "--machines", "2", "--machine-capacity", "cpu=lots"}, exitUsage, []string{"invalid --machine-capacity \"cpu=lots\"", "not a quantity"}},
@@ -617,7 +617,7 @@ func TestDAGErrors(t *testing.T) {
 		{"no header", []string{"check", "--schedule", noHeader, "--example"}, exitFailure, []string{"noheader.csv:1: no \"task\" column"}},
 		{"no alibaba job", []string{"schedule", badCSV}, exitFailure, []string{"bad.csv: no job could be read (3 rejected; the first: line 1: job end: row has 4 fields, want 9)"}},
 	}
-	if j30, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "datasets", "psplib", "j30", "j301_1.sm")); err == nil {
+	if j30, err := os.ReadFile(filepath.Join(testdatasets.Dir(), "psplib", "j30", "j301_1.sm")); err == nil {
 		// Line 57 is the request row of job 3; cut its demands.
 		lines := strings.Split(string(j30), "\n")
 		lines[56] = "  3      1     4      10"

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/capplan/capplan/pipeline"
 )
 
 // Exit codes, documented in the README.
@@ -27,13 +29,14 @@ func usageErrorf(format string, args ...any) error {
 }
 
 // exitCode maps an error from a command to the process exit code. It is
-// the only place that does so.
+// the only place that does so: usage errors of the CLI and option errors
+// of the pipeline exit with exitUsage.
 func exitCode(err error) int {
 	if err == nil {
 		return exitOK
 	}
 	var ue *usageError
-	if errors.As(err, &ue) || isCobraUsage(err) {
+	if errors.As(err, &ue) || pipeline.IsOptionError(err) || isCobraUsage(err) {
 		return exitUsage
 	}
 	return exitFailure

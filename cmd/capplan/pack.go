@@ -1,20 +1,13 @@
 package main
 
 import (
-	"errors"
-	"fmt"
 	"io"
-	"slices"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/capplan/capplan/binpack/vbp"
-	"github.com/capplan/capplan/binpack/xselect"
-	"github.com/capplan/capplan/datasets"
-	"github.com/capplan/capplan/internal/kvlist"
+	"github.com/capplan/capplan/pipeline"
 	"github.com/capplan/capplan/plan"
 	"github.com/capplan/capplan/reports"
 )
@@ -28,11 +21,12 @@ type packOptions struct {
 	MinNodes  bool
 	NodeTypes []string
 	// Ownership.
-	Shapes  string
-	Shares  string
-	From    string
-	Mutable float64
-	Budget  time.Duration
+	Shapes    string
+	Shares    string
+	From      string
+	Mutable   float64
+	Budget    int64
+	TimeLimit time.Duration
 
 	Seed   uint64
 	output outputOptions
@@ -58,7 +52,10 @@ improvement moves), then tops up the spare room in share order. Eligibility
 (selector, minCapacity) and the demand's placement rules (maxPerNode,
 colocateWith, exlocateWith) hold on every node. With --from PLAN --mutable F
 only a fraction F of the nodes of a previous plan may change (incremental
-mode); the plan says which changed and what share deviation remains.
+mode); the plan says which changed and what share deviation remains. The
+search counts work (--budget), so the same inputs and --seed give the same
+plan on any machine; --time-limit adds an opt-in wall-clock limit, and the
+plan says when it cut the search.
 
 Sizing (--min-nodes): the fewest nodes that host every forecast request
 (d-dimensional vector bin packing), with a lower bound. The forecast is a
@@ -91,7 +88,8 @@ Every plan is checked independently of the solver before it is written.`,
 	f.StringVar(&opts.Shares, "shares", plan.SharesFair, "ownership packing: owners' target shares: "+strings.Join(plan.ShareSources, ", "))
 	f.StringVar(&opts.From, "from", "", "ownership packing: a previous ownership PackingPlan `file`; change at most --mutable of its nodes")
 	f.Float64Var(&opts.Mutable, "mutable", 0.1, "with --from: the fraction of nodes that may change, in [0,1]")
-	f.DurationVar(&opts.Budget, "budget", 60*time.Second, "ownership packing: time after which no new λ probe starts (0 = none)")
+	f.Int64Var(&opts.Budget, "budget", 0, "ownership packing: work budget of each λ probe's improvement phase, in container visits and search nodes (default 2000000)")
+	f.DurationVar(&opts.TimeLimit, "time-limit", 0, "ownership packing: opt-in wall-clock limit after which no new λ probe starts, such as 60s (0: none); recorded in the plan when it cuts the search")
 	f.BoolVar(&opts.MinNodes, "min-nodes", false, "size the cluster: the fewest nodes (cheapest mix) that host the forecast")
 	f.StringSliceVar(&opts.NodeTypes, "node-type", nil, "sizing: node `group`(s) to buy, each optionally with a cost per node: std or std=1,highmem=3.5")
 	f.Uint64Var(&opts.Seed, "seed", 1, "random seed of the randomised heuristics")
@@ -106,7 +104,7 @@ func (o *packOptions) validate(cmd *cobra.Command, args []string) error {
 	case !o.MinNodes && o.Shapes == "":
 		return usageErrorf("give --shapes CATALOG (ownership packing) or --min-nodes (sizing)")
 	case o.MinNodes:
-		for _, name := range []string{"shares", "from", "mutable", "budget"} {
+		for _, name := range []string{"shares", "from", "mutable", "budget", "time-limit"} {
 			if cmd.Flags().Changed(name) {
 				return usageErrorf("--%s applies to ownership packing (--shapes), not to --min-nodes", name)
 			}
@@ -123,9 +121,6 @@ func (o *packOptions) validate(cmd *cobra.Command, args []string) error {
 		if len(o.NodeTypes) == 0 {
 			return usageErrorf("--node-type is required with a cluster and demand")
 		}
-		if _, err := parseNodeTypes(o.NodeTypes); err != nil {
-			return err
-		}
 		return o.output.validate()
 	}
 	// Ownership packing.
@@ -134,48 +129,13 @@ func (o *packOptions) validate(cmd *cobra.Command, args []string) error {
 		return usageErrorf("ownership packing takes no positional argument (got %q)", args[0])
 	case len(o.NodeTypes) > 0:
 		return usageErrorf("--node-type applies to sizing (--min-nodes)")
-	case !slices.Contains(plan.ShareSources, o.Shares):
-		return usageErrorf("invalid --shares %q (want one of %s)", o.Shares, strings.Join(plan.ShareSources, ", "))
 	case cmd.Flags().Changed("mutable") && o.From == "":
 		return usageErrorf("--mutable needs --from PLAN")
-	case !(o.Mutable >= 0 && o.Mutable <= 1):
-		return usageErrorf("invalid --mutable %v (want a fraction in [0,1])", o.Mutable)
-	case o.Budget < 0:
-		return usageErrorf("invalid --budget %v", o.Budget)
 	}
 	if err := o.input.validate(); err != nil {
 		return err
 	}
 	return o.output.validate()
-}
-
-// nodeTypeCost is one --node-type entry: a node group and its cost.
-type nodeTypeCost struct {
-	Group string
-	Cost  float64
-	// Priced is true when the flag gave the cost.
-	Priced bool
-}
-
-// parseNodeTypes reads --node-type entries GROUP or GROUP=COST (the flag
-// may be repeated or hold a comma-separated list).
-func parseNodeTypes(list []string) ([]nodeTypeCost, error) {
-	pairs, err := kvlist.Parse(strings.Join(list, ","), false)
-	if err != nil {
-		return nil, usageErrorf("invalid --node-type %q: %v", strings.Join(list, ","), err)
-	}
-	out := make([]nodeTypeCost, len(pairs))
-	for i, p := range pairs {
-		out[i] = nodeTypeCost{Group: p.Key, Cost: 1}
-		if p.HasValue {
-			cost, err := strconv.ParseFloat(p.Value, 64)
-			if err != nil || !(cost > 0) || cost > 1e15 {
-				return nil, usageErrorf("invalid --node-type %s=%s: the cost must be a positive number", p.Key, p.Value)
-			}
-			out[i].Cost, out[i].Priced = cost, true
-		}
-	}
-	return out, nil
 }
 
 func (o *packOptions) writePlan(doc *plan.PackingPlan) error {
@@ -189,143 +149,27 @@ func (o *packOptions) writePlan(doc *plan.PackingPlan) error {
 
 // ownershipRun is `capplan pack --shapes`.
 func ownershipRun(o *packOptions) error {
-	in, err := o.input.load()
+	res, err := pipeline.Pack(pipeline.PackOptions{
+		Inputs: o.input.inputs(), ShapesPath: o.Shapes, Shares: o.Shares, FromPath: o.From, Mutable: o.Mutable,
+		Seed: o.Seed, MaxWork: o.Budget, TimeLimit: o.TimeLimit, Generator: generator(),
+	})
 	if err != nil {
 		return err
 	}
-	catData, err := readInput(o.Shapes)
-	if err != nil {
-		return err
-	}
-	var cat plan.ShapeCatalog
-	if err := plan.DecodeDocument(o.Shapes, catData, plan.KindShapeCatalog, &cat); err != nil {
-		return err
-	}
-	if err := plan.CheckCatalogDocument(o.Shapes, &cat, in.Cluster.Resources); err != nil {
-		return err
-	}
-	inputs := append(in.Inputs, plan.Input{Role: "shapes", Path: o.Shapes, SHA256: digest(catData)})
-	inst, err := datasets.Coalesce(in.Cluster, in.Demand)
-	if err != nil {
-		return err
-	}
-	oi, err := plan.NewOwnershipInput(in.Cluster, in.Demand, inst, &cat, o.Shares)
-	if err != nil {
-		return err
-	}
-	opt := xselect.Options{Seed: o.Seed}
-	if o.Budget > 0 {
-		opt.Deadline = time.Now().Add(o.Budget)
-	}
-	var gone []string
-	flags := map[string]string{"shapes": o.Shapes, "shares": o.Shares, "budget": o.Budget.String()}
-	if o.From != "" {
-		data, err := readInput(o.From)
-		if err != nil {
-			return err
-		}
-		var prev plan.PackingPlan
-		if err := plan.DecodeDocument(o.From, data, plan.KindPackingPlan, &prev); err != nil {
-			return err
-		}
-		if opt.From, gone, err = oi.PreviousPlan(o.From, &prev); err != nil {
-			return err
-		}
-		opt.Mutable = o.Mutable
-		inputs = append(inputs, plan.Input{Role: "from", Path: o.From, SHA256: digest(data)})
-		flags["from"], flags["mutable"] = o.From, strconv.FormatFloat(o.Mutable, 'g', -1, 64)
-	}
-	xp, err := xselect.Solve(oi.Problem, opt)
-	if err != nil {
-		return err
-	}
-	if opt.From != nil {
-		err = xselect.CheckIncremental(oi.Problem, opt.From, xp, opt.Mutable)
-	} else {
-		err = xselect.Check(oi.Problem, xp)
-	}
-	if err != nil {
-		return fmt.Errorf("internal error: the plan failed its independent check: %w", err)
-	}
-	seed := int64(o.Seed)
-	h := plan.Header{Generator: generator(), Inputs: inputs, Seed: &seed, Flags: flags}
-	return o.writePlan(plan.NewOwnershipPlan(h, oi, xp, opt.From != nil, gone))
+	return o.writePlan(res.Doc)
 }
 
 // sizingRun is `capplan pack --min-nodes`.
 func sizingRun(o *packOptions, args []string) error {
-	var (
-		inst   *vbp.Instance
-		dims   []string
-		items  []plan.SizingItem
-		units  []float64
-		inputs []plan.Input
-	)
-	flags := map[string]string{"minNodes": "true"}
+	so := pipeline.SizeOptions{Seed: o.Seed, Generator: generator()}
 	if len(args) == 1 {
-		data, err := readInput(args[0])
-		if err != nil {
-			return err
-		}
-		if inst, err = vbp.Parse(args[0], strings.NewReader(string(data))); err != nil {
-			return err
-		}
-		for d := range inst.Capacity {
-			dims = append(dims, "d"+strconv.Itoa(d))
-		}
-		inputs = []plan.Input{{Role: "vbp", Path: args[0], SHA256: digest(data)}}
+		so.VBPPath = args[0]
 	} else {
-		types, _ := parseNodeTypes(o.NodeTypes) // checked by validate
-		flags["nodeType"] = strings.Join(o.NodeTypes, ",")
-		in, err := o.input.load()
-		if err != nil {
-			return err
-		}
-		if len(types) > 1 || types[0].Priced {
-			return mixedSizingRun(o, in, types, flags)
-		}
-		if inst, dims, items, units, err = plan.NewSizingInstance(in.Cluster, in.Demand, types[0].Group); err != nil {
-			if errors.Is(err, plan.ErrNoSuchGroup) {
-				return &usageError{err}
-			}
-			return err
-		}
-		inputs = in.Inputs
+		so.Inputs, so.NodeTypes = o.input.inputs(), strings.Join(o.NodeTypes, ",")
 	}
-	res, err := vbp.Solve(inst, vbp.Options{Seed: o.Seed})
+	doc, err := pipeline.Size(so)
 	if err != nil {
 		return err
 	}
-	if err := vbp.Check(inst, res.Packing); err != nil {
-		return fmt.Errorf("internal error: %w", err)
-	}
-	seed := int64(o.Seed)
-	h := plan.Header{Generator: generator(), Inputs: inputs, Seed: &seed, Flags: flags}
-	return o.writePlan(plan.NewSizingPlan(h, dims, inst, res, items, units))
-}
-
-// mixedSizingRun sizes with several node types and costs.
-func mixedSizingRun(o *packOptions, in *inputFiles, types []nodeTypeCost, flags map[string]string) error {
-	groups := make([]string, len(types))
-	costs := make([]float64, len(types))
-	for i, t := range types {
-		groups[i], costs[i] = t.Group, t.Cost
-	}
-	mi, err := plan.NewMixedSizingInstance(in.Cluster, in.Demand, groups, costs)
-	if err != nil {
-		if errors.Is(err, plan.ErrNoSuchGroup) {
-			return &usageError{err}
-		}
-		return err
-	}
-	res, err := vbp.SolveMixed(mi.Instance, vbp.Options{Seed: o.Seed})
-	if err != nil {
-		return err
-	}
-	if err := vbp.CheckMixed(mi.Instance, res); err != nil {
-		return fmt.Errorf("internal error: %w", err)
-	}
-	seed := int64(o.Seed)
-	h := plan.Header{Generator: generator(), Inputs: in.Inputs, Seed: &seed, Flags: flags}
-	return o.writePlan(plan.NewMixedSizingPlan(h, mi, res))
+	return o.writePlan(doc)
 }

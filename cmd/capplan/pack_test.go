@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 
 	"github.com/capplan/capplan/datasets"
+	"github.com/capplan/capplan/internal/testdatasets"
 	"github.com/capplan/capplan/plan"
 )
 
@@ -58,10 +59,10 @@ func checkPlanCapacity(t *testing.T, doc *plan.PackingPlan) int {
 // TestPackVBP sizes public benchmark instances and scores them against
 // their published optimum: never below it, never below the lower bound.
 func TestPackVBP(t *testing.T) {
-	root := "../../../shared/datasets/vbp-mommessin/"
+	root := testdatasets.Need(t, "vbp-mommessin") + "/"
 	summary, err := os.ReadFile(root + "panigrahy/Panigrahy_summary_known.csv")
 	if err != nil {
-		t.Skip("shared datasets not present")
+		t.Fatal(err)
 	}
 	opt := map[string]string{}
 	for _, line := range strings.Split(string(summary), "\n")[1:] {

@@ -3,15 +3,12 @@ package main
 import (
 	"fmt"
 	"io"
-	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
-	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/capplan/capplan/binpack/xsize"
-	"github.com/capplan/capplan/internal/kvlist"
-	"github.com/capplan/capplan/plan"
+	"github.com/capplan/capplan/pipeline"
 	"github.com/capplan/capplan/reports"
 )
 
@@ -22,7 +19,8 @@ type shapesOptions struct {
 	input       inputOptions
 	K           int
 	Eps         float64
-	Budget      time.Duration
+	Budget      int64
+	TimeLimit   time.Duration
 	Cost        string
 	Method      string
 	Round       string
@@ -31,8 +29,6 @@ type shapesOptions struct {
 	Assignments bool
 	Stats       bool
 	output      outputOptions
-
-	round map[string]resource.Quantity
 }
 
 func newShapesCmd(io *ioStreams) *cobra.Command {
@@ -47,12 +43,16 @@ shape's shares of the cluster's aggregate capacity; requests are weighted by
 count (or count × duration).
 
 Methods: ptas (the default for --cost sum) runs the polynomial-time
-approximation scheme for decreasing ε until --eps is reached or --budget ends,
-keeping the best catalog and its ε guarantee; exact searches the candidate grid
-exhaustively (small inputs only); local runs the assign/shrink/swap local search
-(large inputs); maxdp is the exact dynamic program for --cost max (its default).
-Every catalog is checked: each request fits its shape and each shape fits a node
-type, also after rounding up with --round.`,
+approximation scheme for decreasing ε until --eps is reached or a step needs
+more than --budget DP states, keeping the best catalog and its ε guarantee;
+exact searches the candidate grid exhaustively (small inputs only); local runs
+the assign/shrink/swap local search (large inputs; --budget bounds the rounds
+of each descent); maxdp is the exact dynamic program for --cost max (its
+default). Budgets count work, so the same inputs and --seed give the same
+catalog on any machine; --time-limit adds an opt-in wall-clock limit, and the
+catalog says when it cut the search. Every catalog is checked: each request
+fits its shape and each shape fits a node type, also after rounding up with
+--round.`,
 		Example: `  capplan shapes --example -k 4
   capplan shapes -c cluster.yaml -d demand.yaml -k 8 --round cpu=1,memory=1Gi -o catalog.json
   capplan shapes -c cluster.yaml -d demand.yaml -k 16 --method local --xlsx catalog.xlsx`,
@@ -68,7 +68,8 @@ type, also after rounding up with --round.`,
 	opts.input.bind(f)
 	f.IntVarP(&opts.K, "k", "k", 8, "number of shapes")
 	f.Float64Var(&opts.Eps, "eps", 0.1, "PTAS: stop once a step with ε ≤ `eps` completes")
-	f.DurationVar(&opts.Budget, "budget", 30*time.Second, "time budget for ptas and local (0 = none)")
+	f.Int64Var(&opts.Budget, "budget", 0, "work budget: ptas, DP states per ε step (default 4000000); local, improvement rounds per descent (default 100)")
+	f.DurationVar(&opts.TimeLimit, "time-limit", 0, "opt-in wall-clock limit for ptas and local, such as 30s (0: none); recorded in the catalog when it cuts the search")
 	f.StringVar(&opts.Cost, "cost", "sum", "cost of a shape: `sum` or max of its normalised dimensions")
 	f.StringVar(&opts.Method, "method", "", "ptas, exact, local or maxdp (default: ptas for sum, maxdp for max)")
 	f.StringVar(&opts.Round, "round", "", "round shapes up to multiples, e.g. `cpu=1,memory=1Gi`")
@@ -77,7 +78,7 @@ type, also after rounding up with --round.`,
 	f.BoolVar(&opts.Assignments, "assignments", false, "also print every request class's shape")
 	f.BoolVar(&opts.Stats, "stats", false, "print timings and PTAS progress to stderr")
 	opts.output.bind(f, "ShapeCatalog")
-	_ = cmd.RegisterFlagCompletionFunc("method", cobra.FixedCompletions([]string{"ptas", "exact", "local", "maxdp"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("method", cobra.FixedCompletions(pipeline.ShapesMethods, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("cost", cobra.FixedCompletions([]string{"sum", "max"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
@@ -86,94 +87,24 @@ func (o *shapesOptions) validate() error {
 	if err := o.input.validate(); err != nil {
 		return err
 	}
-	switch {
-	case o.K < 1:
-		return usageErrorf("invalid -k %d: want at least 1 shape", o.K)
-	case o.Eps <= 0 || o.Eps > 1:
-		return usageErrorf("invalid --eps %v: want 0 < eps ≤ 1", o.Eps)
-	case o.Budget < 0:
-		return usageErrorf("invalid --budget %v", o.Budget)
-	case o.Cost != "sum" && o.Cost != "max":
-		return usageErrorf("invalid --cost %q: valid costs are sum, max", o.Cost)
-	case o.WeightBy != "count" && o.WeightBy != "duration":
-		return usageErrorf("invalid --weight %q: valid are count, duration", o.WeightBy)
-	}
-	if o.Method == "" {
-		o.Method = map[string]string{"sum": "ptas", "max": "maxdp"}[o.Cost]
-	}
-	switch o.Method {
-	case "ptas", "exact", "local":
-	case "maxdp":
-		if o.Cost != "max" {
-			return usageErrorf("--method maxdp solves --cost max only")
-		}
-	default:
-		return usageErrorf("invalid --method %q: valid methods are ptas, exact, local, maxdp", o.Method)
-	}
-	if o.Method == "ptas" && o.Cost == "max" {
-		return usageErrorf("--cost max is solved exactly by --method maxdp; the PTAS is for --cost sum")
-	}
-	round, err := parseRound(o.Round)
-	if err != nil {
-		return err
-	}
-	o.round = round
 	return o.output.validate()
 }
 
-// parseRound parses --round "cpu=1,memory=1Gi" into positive quantities.
-func parseRound(s string) (map[string]resource.Quantity, error) {
-	round, err := kvlist.Quantities(s)
-	if err != nil {
-		return nil, usageErrorf("invalid --round %q: %v", s, err)
-	}
-	for k, q := range round {
-		if q.Sign() <= 0 {
-			return nil, usageErrorf("invalid --round %s=%s: want a positive quantity", k, q.String())
-		}
-	}
-	return round, nil
-}
-
-func (o *shapesOptions) flags() map[string]string {
-	return map[string]string{
-		"k": strconv.Itoa(o.K), "eps": strconv.FormatFloat(o.Eps, 'g', -1, 64), "cost": o.Cost,
-		"method": o.Method, "round": o.Round, "weight": o.WeightBy, "seed": strconv.FormatUint(o.Seed, 10),
-	}
-}
-
 func shapesRun(o *shapesOptions) error {
-	t0 := time.Now()
-	in, err := o.input.load()
+	res, err := pipeline.Shapes(pipeline.ShapesOptions{
+		Inputs: o.input.inputs(), K: o.K, Eps: o.Eps, Cost: o.Cost, Method: o.Method, Round: o.Round,
+		WeightBy: o.WeightBy, Seed: o.Seed, MaxWork: o.Budget, TimeLimit: o.TimeLimit, Generator: generator(),
+		Progress: func(s xsize.Step) {
+			if o.Stats || o.io.ErrOutTerminal {
+				fmt.Fprintf(o.io.ErrOut, "ptas: ε=%.4g rays=%d states=%d cost=%.6g %s (%v)\n",
+					s.Eps, s.Rays, s.States, s.Cost, s.Status, s.Duration.Round(time.Millisecond))
+			}
+		},
+	})
 	if err != nil {
 		return err
 	}
-	cost, _ := xsize.ParseCost(o.Cost)
-	si, err := plan.NewShapeInput(in.Cluster, in.Demand, o.K, cost, o.WeightBy == "duration")
-	if err != nil {
-		return err
-	}
-	gran, err := si.Granularity(o.round)
-	if err != nil {
-		return usageErrorf("%v", err)
-	}
-	tSolve := time.Now()
-	sol, err := o.solve(si.Problem)
-	if err != nil {
-		return err
-	}
-	if len(o.round) > 0 {
-		if sol, err = xsize.Round(si.Problem, sol, gran); err != nil {
-			return err
-		}
-	}
-	if err := plan.CheckCatalog(si.Problem, sol); err != nil {
-		return fmt.Errorf("internal error: %w", err)
-	}
-	tDone := time.Now()
-	seed := int64(o.Seed)
-	h := plan.Header{Generator: generator(), Inputs: in.Inputs, Flags: o.flags(), Seed: &seed}
-	doc := plan.NewShapeCatalog(h, si, sol, gran)
+	doc := res.Doc
 	if err := o.output.write(o.io, views{
 		doc: doc,
 		text: func(w io.Writer, terminal bool) error {
@@ -185,27 +116,10 @@ func shapesRun(o *shapesOptions) error {
 		return err
 	}
 	if o.Stats {
+		st := res.Stats
 		fmt.Fprintf(o.io.ErrOut, "stats: %d request classes, %d dimensions, %d node types, K=%d; load %v, solve %v, total %v\n",
-			len(si.Problem.Requests), len(si.Problem.Dims), len(si.Problem.Nodes), o.K,
-			tSolve.Sub(t0).Round(time.Millisecond), tDone.Sub(tSolve).Round(time.Millisecond), time.Since(t0).Round(time.Millisecond))
+			st.Requests, st.Dims, st.NodeTypes, st.K,
+			st.Load.Round(time.Millisecond), st.Solve.Round(time.Millisecond), st.Total.Round(time.Millisecond))
 	}
 	return nil
-}
-
-func (o *shapesOptions) solve(p *xsize.Problem) (*xsize.Solution, error) {
-	switch o.Method {
-	case "exact":
-		return xsize.Exact(p, xsize.ExactOptions{})
-	case "local":
-		return xsize.LocalSearch(p, xsize.LocalOptions{Seed: o.Seed, Budget: o.Budget})
-	case "maxdp":
-		return xsize.MaxDP(p)
-	}
-	progress := func(s xsize.Step) {
-		if o.Stats || o.io.ErrOutTerminal {
-			fmt.Fprintf(o.io.ErrOut, "ptas: ε=%.4g rays=%d states=%d cost=%.6g %s (%v)\n",
-				s.Eps, s.Rays, s.States, s.Cost, s.Status, s.Duration.Round(time.Millisecond))
-		}
-	}
-	return xsize.PTAS(p, xsize.PTASOptions{MinEps: o.Eps, Budget: o.Budget, Progress: progress, Local: xsize.LocalOptions{Seed: o.Seed}})
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/capplan/capplan/internal/testdatasets"
 	"github.com/capplan/capplan/plan"
 )
 
@@ -164,20 +165,18 @@ func TestShapesUsageErrors(t *testing.T) {
 }
 
 // TestShapesOpenB runs the real Alibaba GPU request mix (import, then a
-// K=4 catalog within a short budget) when the shared datasets are present.
+// K=4 catalog within the default work budget); it needs the shared
+// datasets (skipped without them, failing under CI=true).
 func TestShapesOpenB(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short")
 	}
-	src := "../../../shared/datasets/alibaba-gpu-v2023-openb/"
-	if _, err := os.Stat(src + "openb_pod_list_gpuspec33.csv"); err != nil {
-		t.Skip("shared datasets not present")
-	}
+	src := testdatasets.Need(t, "alibaba-gpu-v2023-openb") + "/"
 	dir := filepath.Join(t.TempDir(), "openb")
 	if code, _, e := runCapplan(t, "import", "openb", "--nodes", src+"openb_node_list_all_node.csv", "--pods", src+"openb_pod_list_gpuspec33.csv", dir); code != 0 {
 		t.Fatal(e)
 	}
-	doc := shapesJSON(t, "-c", dir+"/cluster.yaml", "-d", dir+"/demand.yaml", "-k", "4", "--eps", "0.5", "--budget", "20s", "--round", "cpu=1,memory=1Gi", "--json")
+	doc := shapesJSON(t, "-c", dir+"/cluster.yaml", "-d", dir+"/demand.yaml", "-k", "4", "--eps", "0.5", "--round", "cpu=1,memory=1Gi", "--json")
 	checkShapeDoc(t, doc)
 	if len(doc.Assignments) < 400 {
 		t.Errorf("%d request classes, want the trace's ~476", len(doc.Assignments))

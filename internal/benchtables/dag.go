@@ -12,12 +12,12 @@ import (
 	"github.com/capplan/capplan/dag"
 	"github.com/capplan/capplan/datasets/dags"
 	"github.com/capplan/capplan/internal/par"
+	"github.com/capplan/capplan/internal/testdatasets"
 	"github.com/capplan/capplan/reports"
 )
 
-// dagDatasets is the shared benchmark data, relative to the repository
-// root that `make bench` runs from.
-const dagDatasets = "../shared/datasets"
+// sharedDatasets is the shared benchmark data directory ("" when absent).
+var sharedDatasets = testdatasets.Dir()
 
 // inOrder runs table functions one after the other, stopping at the first
 // error.
@@ -39,8 +39,9 @@ var dagMethods = []string{"graphene", "best", "bfs", "cp", "tetris", "cg", "stri
 // dagTables prints the PSPLIB and Alibaba DAG-scheduling tables, or a note
 // when the shared data sets are absent.
 func dagTables(quick bool) error {
-	if _, err := os.Stat(dagDatasets); err != nil {
-		fmt.Printf("DAG tables skipped: %s not found\n\n", dagDatasets)
+	if _, err := os.Stat(sharedDatasets); err != nil {
+		fmt.Println("DAG tables skipped: the shared datasets were not found (set CAPPLAN_DATASETS)")
+		fmt.Println()
 		return nil
 	}
 	if err := dagPSPLIBTables(quick); err != nil {
@@ -87,7 +88,7 @@ type dagPSPLIBCase struct {
 }
 
 func dagLoadPSPLIBSet(set, refFile string, quick bool) ([]dagPSPLIBCase, error) {
-	dir := filepath.Join(dagDatasets, "psplib", set)
+	dir := filepath.Join(sharedDatasets, "psplib", set)
 	f, err := os.Open(filepath.Join(dir, refFile))
 	if err != nil {
 		return nil, err
@@ -214,7 +215,7 @@ var dagAlibabaMethods = []string{"graphene", "best", "cp", "tetris", "cg", "stri
 // at the 25/50/75/90th percentiles, and makespan/NewLB at the median and
 // 75th percentile, each job on one Alibaba machine (96 cores).
 func dagAlibabaTable(quick bool) error {
-	path := filepath.Join(dagDatasets, "alibaba-v2018", "batch_task_dag_sample_hliangzhao.csv")
+	path := filepath.Join(sharedDatasets, "alibaba-v2018", "batch_task_dag_sample_hliangzhao.csv")
 	f, err := os.Open(path)
 	if err != nil {
 		fmt.Printf("Alibaba DAG table skipped: %v\n\n", err)

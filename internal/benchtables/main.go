@@ -17,7 +17,7 @@ import (
 	"github.com/capplan/capplan/datasets"
 	"github.com/capplan/capplan/flow"
 	"github.com/capplan/capplan/lp"
-	"github.com/capplan/capplan/plan"
+	"github.com/capplan/capplan/pipeline"
 	"github.com/capplan/capplan/reports"
 )
 
@@ -90,7 +90,7 @@ func generate(in instance) *flow.Problem {
 		if err != nil {
 			panic(err)
 		}
-		return plan.CMMFProblem(inst)
+		return pipeline.CMMFProblem(inst)
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	p := &flow.Problem{Types: make([]int64, in.types), Users: make([]flow.User, in.users)}

@@ -6,16 +6,16 @@ import (
 	"os"
 	"time"
 
-	"github.com/capplan/capplan/binpack/xselect"
-	"github.com/capplan/capplan/binpack/xsize"
 	"github.com/capplan/capplan/datasets"
+	"github.com/capplan/capplan/pipeline"
 	"github.com/capplan/capplan/plan"
 	"github.com/capplan/capplan/reports"
 )
 
-// packTable prints X-Select ownership packing on google-like clusters, the
-// same path as `capplan pack --shapes` (coalescing, the X-Size catalog by
-// local search, fair shares, X-Select, the independent check): λ against
+// packTable prints X-Select ownership packing on google-like clusters
+// through pipeline.Shapes (the X-Size catalog by local search) and
+// pipeline.Pack, the road of `capplan shapes` and `capplan pack --shapes`
+// (coalescing, fair shares, X-Select, the independent check): λ against
 // its upper bound, containers packed, the largest share deviation, and the
 // time of X-Select alone and of the whole plan (catalog excluded).
 func packTable(quick bool) error {
@@ -39,35 +39,16 @@ func packTable(quick bool) error {
 				d.Applications[a].Requests[r].Count *= int64(max(1, 10*sz[2]/(sz[0]*60)))
 			}
 		}
-		si, err := plan.NewShapeInput(c, d, 8, xsize.SumCost, false)
+		inputs := pipeline.Inputs{Cluster: c, Demand: d}
+		cat, err := pipeline.Shapes(pipeline.ShapesOptions{Inputs: inputs, K: 8, Eps: 1, Method: pipeline.ShapesLocal, Seed: 1})
 		if err != nil {
 			return err
 		}
-		sol, err := xsize.LocalSearch(si.Problem, xsize.LocalOptions{Seed: 1, Budget: 10 * time.Second})
+		res, err := pipeline.Pack(pipeline.PackOptions{Inputs: inputs, Catalog: cat.Doc, Shares: plan.SharesFair, Seed: 1})
 		if err != nil {
 			return err
 		}
-		cat := plan.NewShapeCatalog(plan.Header{}, si, sol, nil)
-		t0 := time.Now()
-		inst, err := datasets.Coalesce(c, d)
-		if err != nil {
-			return err
-		}
-		oi, err := plan.NewOwnershipInput(c, d, inst, cat, plan.SharesFair)
-		if err != nil {
-			return err
-		}
-		t1 := time.Now()
-		xp, err := xselect.Solve(oi.Problem, xselect.Options{Seed: 1})
-		if err != nil {
-			return err
-		}
-		t2 := time.Now()
-		if err := xselect.Check(oi.Problem, xp); err != nil {
-			return fmt.Errorf("x-select plan failed its check: %w", err)
-		}
-		doc := plan.NewOwnershipPlan(plan.Header{}, oi, xp, false, nil)
-		total := time.Since(t0)
+		doc := res.Doc
 		var containers, required int64
 		dev := 0.0
 		for _, o := range doc.Owners {
@@ -76,8 +57,8 @@ func packTable(quick bool) error {
 			dev = math.Max(dev, math.Abs(o.Deviation))
 		}
 		t.AddRow(reports.TextCell(fmt.Sprintf("%d × %d × %d", sz[0], sz[1], sz[2])), reports.IntCell(containers), reports.IntCell(required),
-			reports.SigCell(xp.Lambda), reports.SigCell(xp.Lambda/xp.LambdaUpper), reports.PercentCell(dev),
-			reports.TextCell(t2.Sub(t1).Round(time.Millisecond).String()), reports.TextCell(total.Round(time.Millisecond).String()))
+			reports.SigCell(doc.Lambda), reports.SigCell(doc.Lambda/doc.LambdaUpperBound), reports.PercentCell(dev),
+			reports.TextCell(res.Stats.Solve.Round(time.Millisecond).String()), reports.TextCell(res.Stats.Total.Round(time.Millisecond).String()))
 	}
 	if err := t.Render(os.Stdout, false); err != nil {
 		return err

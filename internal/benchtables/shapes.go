@@ -10,7 +10,8 @@ import (
 
 	"github.com/capplan/capplan/binpack/xsize"
 	"github.com/capplan/capplan/datasets"
-	"github.com/capplan/capplan/plan"
+	"github.com/capplan/capplan/internal/testdatasets"
+	"github.com/capplan/capplan/pipeline"
 	"github.com/capplan/capplan/reports"
 )
 
@@ -142,9 +143,10 @@ func shapesSpeedTable(quick bool) error {
 	return render(t)
 }
 
-// shapesOpenBTable runs the real request mix of the Alibaba GPU trace.
+// shapesOpenBTable runs the real request mix of the Alibaba GPU trace
+// through pipeline.Shapes, the road of `capplan shapes`.
 func shapesOpenBTable(quick bool) error {
-	dir := filepath.Join("..", "shared", "datasets", "alibaba-gpu-v2023-openb")
+	dir := filepath.Join(testdatasets.Dir(), "alibaba-gpu-v2023-openb")
 	nf, err := os.Open(filepath.Join(dir, "openb_node_list_all_node.csv"))
 	if err != nil {
 		fmt.Println("(openb trace not found at", dir, "- skipped)")
@@ -161,7 +163,7 @@ func shapesOpenBTable(quick bool) error {
 		return err
 	}
 	t := reports.Table{
-		Title:  "X-Size on the Alibaba GPU trace (openb, gpuspec33): 476 request classes, cpu/memory/gpu, PTAS to ε = 0.1 (60 s budget)",
+		Title:  "X-Size on the Alibaba GPU trace (openb, gpuspec33): 476 request classes, cpu/memory/gpu, PTAS to ε = 0.1 (default work budget), through pipeline.Shapes",
 		Header: []string{"K", "time", "eps reached", "cost", "lower bound", "cost/LB", "waste cpu", "waste memory", "waste gpu"},
 		Align:  []reports.Align{reports.AlignRight, reports.AlignRight, reports.AlignRight, reports.AlignRight, reports.AlignRight, reports.AlignRight, reports.AlignRight, reports.AlignRight, reports.AlignRight},
 	}
@@ -170,19 +172,15 @@ func shapesOpenBTable(quick bool) error {
 		ks = ks[:1]
 	}
 	for _, k := range ks {
-		in, err := plan.NewShapeInput(c, d, k, xsize.SumCost, false)
-		if err != nil {
-			return err
-		}
 		t0 := time.Now()
-		s, err := xsize.PTAS(in.Problem, xsize.PTASOptions{MinEps: 0.1, Budget: 60 * time.Second})
+		res, err := pipeline.Shapes(pipeline.ShapesOptions{Inputs: pipeline.Inputs{Cluster: c, Demand: d}, K: k, Eps: 0.1, Method: pipeline.ShapesPTAS})
 		if err != nil {
 			return err
 		}
 		el := time.Since(t0)
-		doc := plan.NewShapeCatalog(plan.Header{}, in, s, nil)
-		row := []string{fmt.Sprint(k), el.Round(time.Millisecond).String(), reports.FormatNumber(s.Epsilon),
-			fmt.Sprintf("%.4f", s.Cost), fmt.Sprintf("%.4f", s.LowerBound), fmt.Sprintf("%.4f", s.Ratio())}
+		doc := res.Doc
+		row := []string{fmt.Sprint(k), el.Round(time.Millisecond).String(), reports.FormatNumber(doc.Epsilon),
+			fmt.Sprintf("%.4f", doc.Cost), fmt.Sprintf("%.4f", doc.LowerBound), fmt.Sprintf("%.4f", doc.Ratio)}
 		for _, w := range doc.Waste {
 			row = append(row, reports.FormatPercent(w.Percent/100))
 		}

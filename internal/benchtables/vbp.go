@@ -52,7 +52,7 @@ type vbpBenchRun struct {
 // vbpBenchLoad reads a set's summary and instance files: the instances with
 // a proven optimum (all of them when set.all), every stride-th one.
 func vbpBenchLoad(set vbpBenchSet, stride int) ([]vbpBenchCase, error) {
-	root := filepath.Join(dagDatasets, "vbp-mommessin", set.dir)
+	root := filepath.Join(sharedDatasets, "vbp-mommessin", set.dir)
 	f, err := os.Open(filepath.Join(root, set.summary))
 	if err != nil {
 		return nil, err
@@ -152,7 +152,7 @@ func vbpBenchOne(m int, c vbpBenchCase) (vbpBenchRun, error) {
 // (one per core on the reference machine). With quick, every tenth
 // instance only.
 func vbpTables(quick bool) error {
-	if _, err := os.Stat(filepath.Join(dagDatasets, "vbp-mommessin")); err != nil {
+	if _, err := os.Stat(filepath.Join(sharedDatasets, "vbp-mommessin")); err != nil {
 		fmt.Printf("Vector bin packing tables skipped: %v\n\n", err)
 		return nil
 	}

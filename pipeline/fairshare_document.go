@@ -1,4 +1,4 @@
-package plan
+package pipeline
 
 import (
 	"fmt"
@@ -6,38 +6,19 @@ import (
 
 	"github.com/capplan/capplan/datasets"
 	"github.com/capplan/capplan/flow"
+	"github.com/capplan/capplan/plan"
 )
 
-// CMMFProblem turns a coalesced instance into a flow.Problem: one type per
-// machine type, one user per application (in the same orders).
-func CMMFProblem(inst *datasets.Instance) *flow.Problem {
-	p := &flow.Problem{
-		Types: make([]int64, len(inst.Types)),
-		Users: make([]flow.User, len(inst.Applications)),
-	}
-	for t, mt := range inst.Types {
-		p.Types[t] = mt.Count
-	}
-	for u, app := range inst.Applications {
-		d := flow.Unbounded
-		if app.MaxMachines > 0 {
-			d = app.MaxMachines
-		}
-		p.Users[u] = flow.User{Weight: app.Weight, Demand: d, Types: app.Types}
-	}
-	return p
-}
-
-// NewFairShare builds the FairShare document for an exact flow result,
+// newFairShare builds the FairShare document for an exact flow result,
 // verifying its certificate (flow.Verify); a result that fails
 // verification is an internal error and is returned as such. With perNode,
 // machines are also assigned to concrete nodes.
-func NewFairShare(h Header, d *datasets.Demand, inst *datasets.Instance, p *flow.Problem, res *flow.Result, method string, perNode bool) (*FairShare, error) {
+func newFairShare(h plan.Header, d *datasets.Demand, inst *datasets.Instance, p *flow.Problem, res *flow.Result, method string, perNode bool) (*plan.FairShare, error) {
 	if err := flow.Verify(p, res); err != nil {
 		return nil, fmt.Errorf("internal error: result failed verification: %w", err)
 	}
-	h.APIVersion, h.Kind = APIVersion, KindFairShare
-	doc := &FairShare{
+	h.APIVersion, h.Kind = plan.APIVersion, plan.KindFairShare
+	doc := &plan.FairShare{
 		Header:    h,
 		Method:    method,
 		Integral:  res.Integral,
@@ -50,7 +31,7 @@ func NewFairShare(h Header, d *datasets.Demand, inst *datasets.Instance, p *flow
 				capacity[r] = v
 			}
 		}
-		doc.MachineTypes = append(doc.MachineTypes, MachineType{
+		doc.MachineTypes = append(doc.MachineTypes, plan.MachineType{
 			Name: mt.Name, Count: mt.Count, Capacity: capacity, Labels: mt.Labels, Groups: mt.Groups,
 		})
 	}
@@ -65,7 +46,7 @@ func NewFairShare(h Header, d *datasets.Demand, inst *datasets.Instance, p *flow
 	allocated := new(big.Rat)
 	minLevel, indepMin := -1.0, -1.0
 	for u, app := range inst.Applications {
-		s := Share{
+		s := plan.Share{
 			Application:      app.Name,
 			Weight:           ratFloat(d.Applications[u].Weight),
 			Machines:         res.Amount[u].Float64(),
@@ -101,7 +82,7 @@ func NewFairShare(h Header, d *datasets.Demand, inst *datasets.Instance, p *flow
 		doc.Shares = append(doc.Shares, s)
 	}
 	alloc, _ := allocated.Float64()
-	doc.Summary = Summary{
+	doc.Summary = plan.Summary{
 		Applications:   len(inst.Applications),
 		MachineTypes:   len(inst.Types),
 		Machines:       total,
@@ -118,13 +99,13 @@ func NewFairShare(h Header, d *datasets.Demand, inst *datasets.Instance, p *flow
 	return doc, nil
 }
 
-func certificate(inst *datasets.Instance, p *flow.Problem, res *flow.Result, scale *big.Rat) Certificate {
-	c := Certificate{Kind: "tightSets", Verified: true}
+func certificate(inst *datasets.Instance, p *flow.Problem, res *flow.Result, scale *big.Rat) plan.Certificate {
+	c := plan.Certificate{Kind: "tightSets", Verified: true}
 	if res.Integral {
 		c.Kind = "exchange"
 	}
 	for _, pc := range res.Pieces {
-		piece := Piece{
+		piece := plan.Piece{
 			Round:        pc.Round,
 			Level:        ratFloat(scaleLevel(pc.Level, scale)),
 			LevelExact:   scaleLevel(pc.Level, scale).RatString(),
@@ -167,7 +148,7 @@ func certificate(inst *datasets.Instance, p *flow.Problem, res *flow.Result, sca
 // nodes in order (north-west corner rule, exact): a node is shared only
 // where a fractional amount crosses a node boundary, so with whole
 // machines every node has at most one application.
-func assignNodes(inst *datasets.Instance, p *flow.Problem, res *flow.Result) []NodeAssignment {
+func assignNodes(inst *datasets.Instance, p *flow.Problem, res *flow.Result) []plan.NodeAssignment {
 	type part struct {
 		user   int
 		amount *big.Rat
@@ -180,13 +161,13 @@ func assignNodes(inst *datasets.Instance, p *flow.Problem, res *flow.Result) []N
 			}
 		}
 	}
-	var out []NodeAssignment
+	var out []plan.NodeAssignment
 	one := big.NewRat(1, 1)
 	for t, mt := range inst.Types {
 		parts := perType[t]
 		i := 0
 		for _, node := range mt.Nodes {
-			na := NodeAssignment{Node: node, Type: mt.Name, Users: []NodeShare{}}
+			na := plan.NodeAssignment{Node: node, Type: mt.Name, Users: []plan.NodeShare{}}
 			room := new(big.Rat).Set(one)
 			for room.Sign() > 0 && i < len(parts) {
 				take := parts[i].amount
@@ -194,7 +175,7 @@ func assignNodes(inst *datasets.Instance, p *flow.Problem, res *flow.Result) []N
 					take = room
 				}
 				f, _ := take.Float64()
-				na.Users = append(na.Users, NodeShare{Application: inst.Applications[parts[i].user].Name, Fraction: f})
+				na.Users = append(na.Users, plan.NodeShare{Application: inst.Applications[parts[i].user].Name, Fraction: f})
 				parts[i].amount = new(big.Rat).Sub(parts[i].amount, take)
 				room = new(big.Rat).Sub(room, take)
 				if parts[i].amount.Sign() == 0 {

@@ -1,4 +1,4 @@
-package main
+package pipeline
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/capplan/capplan/dag"
+	"github.com/capplan/capplan/internal/inputerr"
 	"github.com/capplan/capplan/plan"
 )
 
@@ -73,15 +74,6 @@ type dagObsFileJSON struct {
 	Tasks    []dagObsTaskJSON       `json:"tasks"`
 }
 
-// dagLineOf returns the 1-based line and column of a byte offset.
-func dagLineOf(data []byte, offset int64) (int, int) {
-	offset = min(max(offset, 0), int64(len(data)))
-	before := data[:offset]
-	line := bytes.Count(before, []byte("\n")) + 1
-	col := int(offset) - (bytes.LastIndexByte(before, '\n') + 1) + 1
-	return line, col
-}
-
 func readDAGObservedJSON(path string, data []byte) (*dagObserved, error) {
 	var f dagObsFileJSON
 	if err := json.Unmarshal(data, &f); err != nil {
@@ -89,10 +81,10 @@ func readDAGObservedJSON(path string, data []byte) (*dagObserved, error) {
 		var te *json.UnmarshalTypeError
 		switch {
 		case errors.As(err, &se):
-			l, c := dagLineOf(data, se.Offset)
+			l, c := inputerr.LineCol(data, se.Offset)
 			return nil, fmt.Errorf("%s:%d:%d: invalid JSON: %v", path, l, c, se)
 		case errors.As(err, &te):
-			l, c := dagLineOf(data, te.Offset)
+			l, c := inputerr.LineCol(data, te.Offset)
 			return nil, fmt.Errorf("%s:%d:%d: %s: want %s, got %s", path, l, c, te.Field, te.Type, te.Value)
 		}
 		return nil, fmt.Errorf("%s: invalid JSON: %w", path, err)

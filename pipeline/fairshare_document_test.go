@@ -1,12 +1,12 @@
-package plan
+package pipeline
 
 import (
 	"math"
 	"testing"
 
-	"github.com/capplan/capplan/binpack/xsize"
 	"github.com/capplan/capplan/datasets"
 	"github.com/capplan/capplan/flow"
+	"github.com/capplan/capplan/plan"
 )
 
 func load(t *testing.T, cluster, demand string) (*datasets.Demand, *datasets.Instance) {
@@ -51,7 +51,7 @@ func TestNewFairShareDecimalWeights(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc, err := NewFairShare(Header{}, d, inst, p, res, "flow", true)
+	doc, err := newFairShare(plan.Header{}, d, inst, p, res, "flow", true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func TestNewFairShareDecimalWeights(t *testing.T) {
 			t.Errorf("share %d = %+v, want %+v", i, s, w)
 		}
 	}
-	if doc.Kind != KindFairShare || doc.APIVersion != APIVersion || !doc.Certificate.Verified {
+	if doc.Kind != plan.KindFairShare || doc.APIVersion != plan.APIVersion || !doc.Certificate.Verified {
 		t.Errorf("header %s/%s verified=%v", doc.APIVersion, doc.Kind, doc.Certificate.Verified)
 	}
 	if p := doc.Certificate.Pieces; len(p) != 1 || p[0].LevelExact != "3/2" || p[0].Machines != 3 || p[0].Allocated != 3 {
@@ -81,7 +81,7 @@ func TestNewFairShareDecimalWeights(t *testing.T) {
 
 // checkNodes asserts that no node is over-full and that the per-node
 // fractions add up to each application's share.
-func checkNodes(t *testing.T, doc *FairShare, shares map[string]float64) {
+func checkNodes(t *testing.T, doc *plan.FairShare, shares map[string]float64) {
 	t.Helper()
 	got := map[string]float64{}
 	for _, n := range doc.Nodes {
@@ -109,29 +109,7 @@ func TestNewFairShareRejectsUnverified(t *testing.T) {
 		t.Fatal(err)
 	}
 	res.Amount[0], res.Level[0] = flow.Int(1), flow.Int(1) // tampered
-	if _, err := NewFairShare(Header{}, d, inst, p, res, "flow", false); err == nil {
+	if _, err := newFairShare(plan.Header{}, d, inst, p, res, "flow", false); err == nil {
 		t.Fatal("a result that fails verification was accepted")
-	}
-}
-
-func TestCheckCatalog(t *testing.T) {
-	p := &xsize.Problem{
-		Dims: []string{"cpu", "memory"}, Scale: []float64{100, 100}, K: 2,
-		Nodes:    [][]float64{{8, 32}},
-		Requests: []xsize.Request{{Size: []float64{2, 4}, Weight: 1}, {Size: []float64{4, 16}, Weight: 1}},
-	}
-	good := &xsize.Solution{Shapes: [][]float64{{2, 4}, {4, 16}}, Assign: []int{0, 1}}
-	if err := CheckCatalog(p, good); err != nil {
-		t.Fatal(err)
-	}
-	for name, bad := range map[string]*xsize.Solution{
-		"request does not fit": {Shapes: [][]float64{{2, 4}, {4, 8}}, Assign: []int{0, 1}},
-		"shape fits no node":   {Shapes: [][]float64{{2, 4}, {16, 16}}, Assign: []int{0, 1}},
-		"too many shapes":      {Shapes: [][]float64{{2, 4}, {4, 16}, {8, 32}}, Assign: []int{0, 1}},
-		"assignment missing":   {Shapes: [][]float64{{4, 16}}, Assign: []int{0}},
-	} {
-		if err := CheckCatalog(p, bad); err == nil {
-			t.Errorf("%s: accepted", name)
-		}
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package pipeline
 
 import (
 	"bytes"
@@ -28,7 +28,7 @@ type dagSource struct {
 }
 
 // readSource reads and parses the input named by the options.
-func (o *dagInputOptions) readSource() (*dagSource, error) {
+func (o *DAGInput) readSource() (*dagSource, error) {
 	src := &dagSource{path: o.Path, example: o.Example}
 	var data []byte
 	if o.Example {
@@ -124,7 +124,7 @@ func detectDAGFormat(path string, data []byte, forced string) (string, error) {
 	case bytes.Contains(head, []byte("kind")):
 		return dagFormatWorkload, nil
 	}
-	return "", usageErrorf("%s: cannot tell the input format (PSPLIB .sm, capplan Workload YAML/JSON or Alibaba batch_task CSV): use --format", path)
+	return "", optionErrorf("%s: cannot tell the input format (PSPLIB .sm, capplan Workload YAML/JSON or Alibaba batch_task CSV): use --format", path)
 }
 
 // dagMachines are the machines jobs are scheduled on, as groups; a
@@ -209,9 +209,9 @@ func dagClusterMachines(c *datasets.Cluster) *dagMachines {
 // the --machines help): PSPLIB, the file's machine (×--machines);
 // workloads, -c, --machines or the example cluster; Alibaba, -c or
 // --machines Alibaba machines (default 1).
-func (o *dagInputOptions) resolveMachines(src *dagSource) (*dagMachines, []plan.Input, error) {
+func (o *DAGInput) resolveMachines(src *dagSource) (*dagMachines, []plan.Input, error) {
 	count := 1
-	if o.machinesSet {
+	if o.Machines > 0 {
 		count = o.Machines
 	}
 	var m *dagMachines
@@ -219,7 +219,7 @@ func (o *dagInputOptions) resolveMachines(src *dagSource) (*dagMachines, []plan.
 	switch {
 	case src.format == dagFormatPSPLIB:
 		if o.ClusterPath != "" || o.MachineCapacity != "" {
-			return nil, nil, usageErrorf("%s: a PSPLIB file gives its own capacities; --cluster and --machine-capacity do not apply (use --machines N for N such machines)", src.path)
+			return nil, nil, optionErrorf("%s: a PSPLIB file gives its own capacities; --cluster and --machine-capacity do not apply (use --machines N for N such machines)", src.path)
 		}
 		capacity := map[string]float64{}
 		for k, r := range src.psplib.DAG.Resources {
@@ -239,7 +239,7 @@ func (o *dagInputOptions) resolveMachines(src *dagSource) (*dagMachines, []plan.
 		inputs = append(inputs, plan.Input{Role: "cluster", Path: o.ClusterPath, SHA256: digest(data)})
 	case src.format == dagFormatAlibaba:
 		m = dagIdenticalMachines("alibaba", count, dagMergeCapacity(map[string]float64{"cpu": dags.AlibabaMachine[0], "mem": dags.AlibabaMachine[1]}, o.capacity))
-	case o.machinesSet || o.MachineCapacity != "":
+	case o.Machines > 0 || o.MachineCapacity != "":
 		m = dagIdenticalMachines("machine", count, dagMergeCapacity(dagLargestDemands(src.dags), o.capacity))
 	case src.example:
 		data := datasets.ExampleFiles()["cluster.yaml"]
@@ -250,7 +250,7 @@ func (o *dagInputOptions) resolveMachines(src *dagSource) (*dagMachines, []plan.
 		m = dagClusterMachines(c)
 		inputs = append(inputs, plan.Input{Role: "cluster", Path: "example:cluster.yaml", SHA256: digest(data)})
 	default:
-		return nil, nil, usageErrorf("%s: a workload needs machines: give --cluster FILE, or --machines N (with --machine-capacity)", src.path)
+		return nil, nil, optionErrorf("%s: a workload needs machines: give --cluster FILE, or --machines N (with --machine-capacity)", src.path)
 	}
 	m.pooled = o.Pool
 	return m, inputs, nil
@@ -335,7 +335,6 @@ func dagNoJobs(path, what string, rejected []plan.DAGRejection) error {
 	return fmt.Errorf("%s: no job %s (%d rejected%s)", path, what, len(rejected), first)
 }
 
-// printDAGRejections lists rejected jobs on stderr, one per line.
 // dagLoaded is what schedule and bounds read: the source, the machines,
 // the jobs built on them, all inputs with digests, and every rejected job.
 type dagLoaded struct {
@@ -347,8 +346,8 @@ type dagLoaded struct {
 }
 
 // load reads the source, resolves the machines and builds the jobs,
-// printing the rejected jobs on stderr.
-func (o *dagInputOptions) load(streams *ioStreams) (*dagLoaded, error) {
+// reporting the rejected jobs to o.Rejected.
+func (o *DAGInput) load() (*dagLoaded, error) {
 	src, err := o.readSource()
 	if err != nil {
 		return nil, err
@@ -362,20 +361,6 @@ func (o *dagInputOptions) load(streams *ioStreams) (*dagLoaded, error) {
 		return nil, err
 	}
 	rejected = append(src.rejected, rejected...)
-	printDAGRejections(streams, src.path, rejected)
+	o.reject(src.path, rejected)
 	return &dagLoaded{src: src, machines: machines, inputs: append(src.inputs, inputs...), jobs: jobs, rejected: rejected}, nil
-}
-
-func printDAGRejections(streams *ioStreams, path string, rs []plan.DAGRejection) {
-	for _, r := range rs {
-		where := path
-		if r.Line > 0 {
-			where = fmt.Sprintf("%s:%d", path, r.Line)
-		}
-		if r.Job != "" {
-			fmt.Fprintf(streams.ErrOut, "capplan: %s: job %s rejected: %s\n", where, r.Job, r.Reason)
-		} else {
-			fmt.Fprintf(streams.ErrOut, "capplan: %s: line rejected: %s\n", where, r.Reason)
-		}
-	}
 }

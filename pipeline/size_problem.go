@@ -1,8 +1,9 @@
-package plan
+package pipeline
 
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/labels"
@@ -11,88 +12,23 @@ import (
 	"github.com/capplan/capplan/datasets"
 )
 
-// ErrNoSuchGroup is returned (wrapped) when sizing names a node group the
+// errNoSuchGroup is returned (wrapped) when sizing names a node group the
 // cluster does not have.
-var ErrNoSuchGroup = errors.New("plan: no such node group")
+var errNoSuchGroup = errors.New("no such node group")
 
-// SizingItem describes the containers of a vbp item for a plan: their
+// sizingItem describes the containers of a vbp item for a plan: their
 // shape name and owner, and the factor from item units to base units per
 // dimension.
-type SizingItem struct {
+type sizingItem struct {
 	Shape, Owner string
 }
 
-// NewSizingPlan builds the sizing-mode PackingPlan of a vector packing:
-// one node per bin (named node-1, node-2, ...), every container with its
-// size, the lower bounds, and the stranded capacity. items describes each
-// Instance.Items entry (nil: shape "item-<i>", no owner); units converts
-// item units to base units per dimension (nil: 1).
-func NewSizingPlan(h Header, dims []string, inst *vbp.Instance, res *vbp.Result, items []SizingItem, units []float64) *PackingPlan {
-	h.APIVersion, h.Kind = APIVersion, KindPackingPlan
-	base := func(d int, v int64) float64 {
-		if units == nil {
-			return float64(v)
-		}
-		return float64(v) / units[d]
-	}
-	doc := &PackingPlan{
-		Header:       h,
-		Mode:         "sizing",
-		Resources:    dims,
-		NodeCapacity: map[string]float64{},
-		Method:       res.Method,
-		NodesUsed:    res.Bins,
-		LowerBound:   res.LowerBound.Best,
-		Bounds:       map[string]int{"l1": res.LowerBound.L1, "clique": res.LowerBound.Clique, "l2": res.LowerBound.L2},
-		Optimal:      res.Bins == res.LowerBound.Best,
-		Unplaced:     []UnplacedContainer{},
-	}
-	for d, dim := range dims {
-		doc.NodeCapacity[dim] = base(d, inst.Capacity[d])
-	}
-	// Item copies in Sizes() order belong to Items entries in order.
-	owner := make([]int, 0, inst.NumItems())
-	for i, it := range inst.Items {
-		for c := 0; c < it.Count; c++ {
-			owner = append(owner, i)
-		}
-	}
-	sizes := inst.Sizes()
-	used := make([]float64, len(dims))
-	for b, bin := range res.Packing {
-		node := PackedNode{Name: fmt.Sprintf("node-%d", b+1), Containers: make([]PackedContainer, 0, len(bin))}
-		for _, k := range bin {
-			i := owner[k]
-			c := PackedContainer{Shape: fmt.Sprintf("item-%d", i+1), Size: map[string]float64{}}
-			if items != nil {
-				c.Shape, c.Owner = items[i].Shape, items[i].Owner
-			}
-			for d, dim := range dims {
-				v := base(d, sizes[k][d])
-				c.Size[dim] = v
-				used[d] += v
-			}
-			node.Containers = append(node.Containers, c)
-		}
-		doc.Nodes = append(doc.Nodes, node)
-	}
-	for d, dim := range dims {
-		total := doc.NodeCapacity[dim] * float64(res.Bins)
-		s := Stranded{Resource: dim, Capacity: total, Used: used[d], Unused: total - used[d]}
-		if total > 0 {
-			s.Percent = 100 * s.Unused / total
-		}
-		doc.Stranded = append(doc.Stranded, s)
-	}
-	return doc
-}
-
-// NewSizingInstance builds the vector bin packing instance of a demand on
+// newSizingInstance builds the vector bin packing instance of a demand on
 // nodes shaped like one node group: one item per (application, request)
 // with its count, sizes in exact integer units (base units, or milli-units
 // for a dimension with fractional quantities). Every application must be
 // allowed on that group.
-func NewSizingInstance(c *datasets.Cluster, d *datasets.Demand, group string) (*vbp.Instance, []string, []SizingItem, []float64, error) {
+func newSizingInstance(c *datasets.Cluster, d *datasets.Demand, group string) (*vbp.Instance, []string, []sizingItem, []float64, error) {
 	si, err := newSizingItems(c, d, []string{group})
 	if err != nil {
 		return nil, nil, nil, nil, err
@@ -115,7 +51,7 @@ type sizingItems struct {
 	units    []float64
 	capacity [][]int64 // per group, in units
 	items    []vbp.Item
-	names    []SizingItem
+	names    []sizingItem
 	// itemApp[i] is the demand application of items[i]; appAllowed[a]
 	// the indices (into groups) it may use, why[a] the reason when none.
 	itemApp    []int
@@ -143,7 +79,7 @@ func newSizingItems(c *datasets.Cluster, d *datasets.Demand, groups []string) (*
 			for _, gr := range c.Groups {
 				names = append(names, gr.Name)
 			}
-			return nil, fmt.Errorf("%w: %q is not a node group of %s (groups: %s)", ErrNoSuchGroup, group, c.Source, strings.Join(names, ", "))
+			return nil, fmt.Errorf("%w: %q is not a node group of %s (groups: %s)", errNoSuchGroup, group, c.Source, strings.Join(names, ", "))
 		}
 		for _, n := range all {
 			if n.Group == group {
@@ -201,7 +137,7 @@ func newSizingItems(c *datasets.Cluster, d *datasets.Demand, groups []string) (*
 			}
 			ok := true
 			for r, q := range app.MinCapacity {
-				if i := indexOf(c.Resources, r); i < 0 || q.Cmp(node.Capacity[i]) > 0 {
+				if i := slices.Index(c.Resources, r); i < 0 || q.Cmp(node.Capacity[i]) > 0 {
 					why = fmt.Sprintf("it needs at least %s %s", q.String(), r)
 					ok = false
 				}
@@ -221,11 +157,53 @@ func newSizingItems(c *datasets.Cluster, d *datasets.Demand, groups []string) (*
 			}
 			si.items = append(si.items, it)
 			si.itemApp = append(si.itemApp, a)
-			si.names = append(si.names, SizingItem{Shape: fmt.Sprintf("%s/%d", app.Name, k+1), Owner: app.Name})
+			si.names = append(si.names, sizingItem{Shape: fmt.Sprintf("%s/%d", app.Name, k+1), Owner: app.Name})
 		}
 	}
 	if len(si.items) == 0 {
 		return nil, fmt.Errorf("%s: no application has requests to pack", d.Source)
 	}
 	return si, nil
+}
+
+// mixedSizingInput is the sizing problem of a demand on several node
+// types with costs, with what is needed to write its plan.
+type mixedSizingInput struct {
+	Instance *vbp.MixedInstance
+	// Dims, Units and Items are as for newSizingInstance.
+	Dims  []string
+	Units []float64
+	Items []sizingItem
+}
+
+// newMixedSizingInstance builds the variable-sized vector bin packing
+// instance of a demand on nodes shaped like the node groups, each node of
+// groups[t] costing costs[t]: one item per (application, request), allowed
+// on the groups the application may use (selector and minCapacity). An
+// application allowed on none of the groups is an error naming it.
+func newMixedSizingInstance(c *datasets.Cluster, d *datasets.Demand, groups []string, costs []float64) (*mixedSizingInput, error) {
+	si, err := newSizingItems(c, d, groups)
+	if err != nil {
+		return nil, err
+	}
+	for a, allowed := range si.appAllowed {
+		if len(allowed) == 0 && len(d.Applications[a].Requests) > 0 {
+			return nil, fmt.Errorf("%s: application %s may run on none of the node groups %s: %s", d.Source, d.Applications[a].Name, strings.Join(groups, ", "), si.why[a])
+		}
+	}
+	mi := &vbp.MixedInstance{Name: strings.Join(groups, "+"), Items: si.items}
+	for t, g := range groups {
+		mi.Types = append(mi.Types, vbp.NodeType{Name: g, Capacity: si.capacity[t], Cost: costs[t]})
+	}
+	restricted := false
+	for _, allowed := range si.appAllowed {
+		restricted = restricted || len(allowed) < len(groups)
+	}
+	if restricted {
+		mi.Allowed = make([][]int, len(si.items))
+		for i, a := range si.itemApp {
+			mi.Allowed[i] = si.appAllowed[a]
+		}
+	}
+	return &mixedSizingInput{Instance: mi, Dims: si.dims, Units: si.units, Items: si.names}, nil
 }

@@ -1,0 +1,232 @@
+package pipeline
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/capplan/capplan/dag"
+	"github.com/capplan/capplan/internal/par"
+	"github.com/capplan/capplan/plan"
+)
+
+// DAGScheduleOptions are the options of DAGSchedule (`capplan dag
+// schedule`).
+type DAGScheduleOptions struct {
+	Input DAGInput
+	// Method is one of DAGMethods ("" = best).
+	Method string
+	// Compare lists methods whose makespans are also reported.
+	Compare []string
+	// Seed drives every random choice (random rule, sampling, the genetic
+	// algorithm of best); at most math.MaxInt64.
+	Seed uint64
+	// MaxWork is best's deterministic work budget per job, in schedules
+	// generated (0: dag's default, max(16, 3,000,000/(tasks+edges))).
+	MaxWork int64
+	// TimeLimit is an opt-in wall-clock limit per job for best (0: none).
+	// When it cuts a search the document says so and the result depends
+	// on the machine.
+	TimeLimit time.Duration
+	// Generator names the tool in the document header.
+	Generator string
+}
+
+// DAGScheduleResult is a DAGSchedule document with run statistics.
+type DAGScheduleResult struct {
+	Doc   *plan.DAGSchedule
+	Stats DAGStats
+}
+
+// DAGStats are the timings of a DAG job: reading the input and building
+// the jobs, then processing them Workers at a time.
+type DAGStats struct {
+	Load, Run time.Duration
+	Workers   int
+}
+
+// DAGSchedule builds a preferred schedule for every job DAG of the input
+// and measures it against the lower bounds:
+//
+//  1. read the input (Workload, PSPLIB or Alibaba), choose the machines and
+//     pair every DAG with them; a job with a task that fits no machine is
+//     rejected (Alibaba) or an error;
+//  2. schedule each job with the method (dag.Best or a named scheduler),
+//     Input.Workers jobs at a time; jobs keep their input order;
+//  3. check every schedule independently (dag.Check) and against the best
+//     lower bound (a makespan below it is an internal error), add the
+//     pooled, comparison and observed evidence, and build the document.
+func DAGSchedule(o DAGScheduleOptions) (*DAGScheduleResult, error) {
+	if err := o.validate(); err != nil {
+		return nil, err
+	}
+	t0 := time.Now()
+	ld, err := o.Input.load()
+	if err != nil {
+		return nil, err
+	}
+	tLoad := time.Now()
+	seed := int64(o.Seed)
+	doc := &plan.DAGSchedule{
+		Header: header(plan.KindDAGSchedule, o.Generator, ld.inputs, o.flags(), &seed),
+		Format: ld.src.format, Method: o.Method, Pooled: ld.machines.pooled, Machines: ld.machines.docGroups(),
+		Jobs: make([]plan.DAGJob, len(ld.jobs)), Rejected: ld.rejected,
+	}
+	cut := make([]bool, len(ld.jobs))
+	inner := par.Share(len(ld.jobs), o.Input.Workers)
+	err = o.Input.forEachJob(len(ld.jobs), func(i int) error {
+		j, c, err := o.scheduleJob(&ld.jobs[i], inner)
+		doc.Jobs[i], cut[i] = j, c
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	doc.Summarize()
+	if o.Method == "best" {
+		doc.Search = &plan.Search{WorkUnit: "schedules per job", WorkBudget: o.MaxWork, TimeLimit: o.TimeLimit.Seconds(),
+			CutByTimeLimit: slices.Contains(cut, true)}
+		for _, j := range doc.Jobs {
+			doc.Search.WorkUsed += int64(j.Schedules)
+		}
+	}
+	return &DAGScheduleResult{Doc: doc, Stats: DAGStats{Load: tLoad.Sub(t0), Run: time.Since(tLoad), Workers: o.Input.Workers}}, nil
+}
+
+func (o *DAGScheduleOptions) validate() error {
+	if err := o.Input.validate(); err != nil {
+		return err
+	}
+	if o.Method == "" {
+		o.Method = "best"
+	}
+	if err := checkDAGMethod("--method", o.Method); err != nil {
+		return err
+	}
+	o.Compare = slices.Compact(slices.Sorted(slices.Values(o.Compare)))
+	for _, m := range o.Compare {
+		if err := checkDAGMethod("--compare method", m); err != nil {
+			return err
+		}
+	}
+	switch {
+	case o.Seed > math.MaxInt64:
+		return optionErrorf("invalid --seed %d: at most %d", o.Seed, int64(math.MaxInt64))
+	case o.MaxWork < 0:
+		return optionErrorf("invalid --budget %d: want at least 1 schedule", o.MaxWork)
+	case o.MaxWork > math.MaxInt32:
+		return optionErrorf("invalid --budget %d: at most %d schedules", o.MaxWork, math.MaxInt32)
+	case o.TimeLimit < 0:
+		return optionErrorf("invalid --time-limit %v", o.TimeLimit)
+	case (o.MaxWork > 0 || o.TimeLimit > 0) && o.Method != "best":
+		return optionErrorf("--budget and --time-limit apply to --method best only")
+	}
+	return nil
+}
+
+// flags records the options that shape a DAGSchedule, by flag name.
+func (o *DAGScheduleOptions) flags() map[string]string {
+	m := map[string]string{"method": o.Method}
+	o.Input.flags(m)
+	budgetFlags(m, o.MaxWork, o.TimeLimit)
+	if len(o.Compare) > 0 {
+		m["compare"] = strings.Join(o.Compare, ",")
+	}
+	return m
+}
+
+// dagOptions are the scheduler options of one job.
+func (o *DAGScheduleOptions) dagOptions(inner int) dag.Options {
+	return dag.Options{Seed: o.Seed, Workers: inner, Iterations: int(o.MaxWork), TimeLimit: o.TimeLimit}
+}
+
+// scheduleJob schedules one job with the method, checks the schedule and
+// adds the pooled-mode, comparison and observed evidence. cut reports
+// whether best's search lasted the time limit without reaching a lower
+// bound or its work budget: the limit cut it.
+func (o *DAGScheduleOptions) scheduleJob(j *dagJob, inner int) (out plan.DAGJob, cut bool, err error) {
+	opts := o.dagOptions(inner)
+	var s *dag.Schedule
+	var b dag.Bounds
+	method, schedules := o.Method, 0
+	if o.Method == "best" {
+		t0 := time.Now()
+		r, err := dag.Best(j.d, j.machines, opts)
+		if err != nil {
+			return plan.DAGJob{}, false, fmt.Errorf("job %s: %w", j.d.Name, err)
+		}
+		s, b, method, schedules = r.Schedule, r.Bounds, r.Method, r.Schedules
+		cut = o.TimeLimit > 0 && time.Since(t0) >= o.TimeLimit && !r.Optimal &&
+			(o.MaxWork == 0 || int64(r.Schedules) < o.MaxWork)
+	} else {
+		if s, err = runDAGMethod(o.Method, j.d, j.machines, opts); err != nil {
+			return plan.DAGJob{}, false, err
+		}
+		b = dag.LowerBounds(j.d, j.machines)
+	}
+	if out, err = newDAGJob(j.d, j.machines, s, b, method); err != nil {
+		return plan.DAGJob{}, false, err
+	}
+	out.Schedules = schedules
+	if o.Input.Pool {
+		ms, err := dagMakespan(o.Method, j.d, j.own, opts)
+		if err != nil {
+			return plan.DAGJob{}, false, err
+		}
+		out.MachinesMakespan = &ms
+	}
+	for _, m := range o.Compare {
+		ms, err := dagMakespan(m, j.d, j.machines, opts)
+		if err != nil {
+			return plan.DAGJob{}, false, err
+		}
+		if out.Compare == nil {
+			out.Compare = map[string]float64{}
+		}
+		out.Compare[m] = ms
+	}
+	if j.observed != nil {
+		span := j.d.Seconds(*j.observed)
+		g := dag.Gap(*j.observed, b.Best)
+		out.ObservedSpan, out.ObservedGap = &span, &g
+	}
+	return out, cut, nil
+}
+
+// runDAGMethod runs a library scheduler (or an alias) and normalises the
+// schedule to start at 0.
+func runDAGMethod(name string, d *dag.DAG, machines [][]float64, opts dag.Options) (*dag.Schedule, error) {
+	lib := name
+	if a, ok := dagMethodAliases[name]; ok {
+		lib = a
+	}
+	s, err := dag.Run(lib, d, machines, opts)
+	if err != nil {
+		return nil, fmt.Errorf("job %s: %w", d.Name, err)
+	}
+	s.Normalize()
+	return s, nil
+}
+
+// dagMakespan runs a method and returns its checked makespan in seconds.
+func dagMakespan(method string, d *dag.DAG, machines [][]float64, opts dag.Options) (float64, error) {
+	var s *dag.Schedule
+	if method == "best" {
+		r, err := dag.Best(d, machines, opts)
+		if err != nil {
+			return 0, fmt.Errorf("job %s: %w", d.Name, err)
+		}
+		s = r.Schedule
+	} else {
+		var err error
+		if s, err = runDAGMethod(method, d, machines, opts); err != nil {
+			return 0, err
+		}
+	}
+	if v := dag.Check(d, machines, s); len(v) > 0 {
+		return 0, fmt.Errorf("internal error: %s: the %s schedule fails the check: %v", d.Name, method, v[0])
+	}
+	return d.Seconds(s.Makespan()), nil
+}

@@ -1,0 +1,23 @@
+// Package pipeline is capplan's waist: one function per job, each taking
+// typed options and returning the finished plan document with its quality
+// evidence. Every job follows the same road,
+//
+//	load inputs (datasets) → build the problem → solve (flow, lp, binpack/…, dag)
+//	→ check the result independently → build the document (plan)
+//
+// and both the CLI (cmd/capplan) and the bench tables (internal/benchtables)
+// call these functions, so nothing is computed twice.
+//
+// Jobs: FairShare (CMMF shares), Shapes (X-Size catalog), Pack (X-Select
+// ownership packing), Size (min-nodes sizing, one node type or a mix),
+// DAGSchedule, DAGBounds and DAGCheck.
+//
+// Functions here never print: progress goes to optional callbacks in the
+// options. Options that do not suit the input return an *OptionError (a
+// usage error for the CLI); a result that fails its independent check is
+// an internal error and no document is returned.
+//
+// It may import the algorithm packages (flow, lp, binpack/..., dag),
+// datasets (all input formats), plan (documents) and internal helpers; it
+// imports no CLI library and no view (reports, export).
+package pipeline

@@ -1,0 +1,115 @@
+package pipeline
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+
+	"github.com/capplan/capplan/datasets"
+	"github.com/capplan/capplan/plan"
+)
+
+// Inputs names the cluster and the demand of a job: two files, the
+// embedded example, or values the caller has already loaded or generated.
+type Inputs struct {
+	// ClusterPath is a capplan Cluster or a `kubectl get nodes -o json`
+	// list; DemandPath a capplan Demand.
+	ClusterPath, DemandPath string
+	// Example uses the embedded example cluster and demand.
+	Example bool
+	// RackLabel is the node label holding the rack in kubectl node lists
+	// ("" = datasets.RackLabel).
+	RackLabel string
+	// Cluster and Demand, when set, are used as they are and no file is
+	// read; the document then lists no inputs.
+	Cluster *datasets.Cluster
+	Demand  *datasets.Demand
+}
+
+// loaded is a cluster and a demand with the digests of their files.
+type loaded struct {
+	Cluster *datasets.Cluster
+	Demand  *datasets.Demand
+	Inputs  []plan.Input
+}
+
+// load reads the cluster and the demand and checks the demand against the
+// cluster (datasets.CheckDemand).
+func (in Inputs) load() (*loaded, error) {
+	l, err := in.read()
+	if err != nil {
+		return nil, err
+	}
+	if err := datasets.CheckDemand(l.Cluster, l.Demand); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+func (in Inputs) read() (*loaded, error) {
+	opts := datasets.LoadOptions{RackLabel: in.RackLabel}
+	switch {
+	case in.Cluster != nil || in.Demand != nil:
+		if in.Cluster == nil || in.Demand == nil {
+			return nil, fmt.Errorf("pipeline: a loaded cluster needs a loaded demand and the other way round")
+		}
+		return &loaded{Cluster: in.Cluster, Demand: in.Demand}, nil
+	case in.Example:
+		var l loaded
+		files := datasets.ExampleFiles()
+		for _, f := range []struct{ role, name string }{{"cluster", "cluster.yaml"}, {"demand", "demand.yaml"}} {
+			data := files[f.name]
+			l.Inputs = append(l.Inputs, plan.Input{Role: f.role, Path: "example:" + f.name, SHA256: digest(data)})
+			var err error
+			if f.role == "cluster" {
+				l.Cluster, err = datasets.ParseCluster("example:"+f.name, data, opts)
+			} else {
+				l.Demand, err = datasets.ParseDemand("example:"+f.name, data)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("embedded example is invalid: %w", err)
+			}
+		}
+		return &l, nil
+	}
+	cdata, err := readInput(in.ClusterPath)
+	if err != nil {
+		return nil, err
+	}
+	ddata, err := readInput(in.DemandPath)
+	if err != nil {
+		return nil, err
+	}
+	l := &loaded{Inputs: []plan.Input{
+		{Role: "cluster", Path: in.ClusterPath, SHA256: digest(cdata)},
+		{Role: "demand", Path: in.DemandPath, SHA256: digest(ddata)},
+	}}
+	if l.Cluster, err = datasets.ParseCluster(in.ClusterPath, cdata, opts); err != nil {
+		return nil, err
+	}
+	if l.Demand, err = datasets.ParseDemand(in.DemandPath, ddata); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// readInput reads a whole input file.
+func readInput(path string) ([]byte, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading input: %w", err)
+	}
+	return data, nil
+}
+
+// digest is the hex SHA-256 of an input, recorded in documents.
+func digest(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+// header starts a document header: what made it and from what.
+func header(kind, generator string, inputs []plan.Input, flags map[string]string, seed *int64) plan.Header {
+	return plan.Header{APIVersion: plan.APIVersion, Kind: kind, Generator: generator, Inputs: inputs, Flags: flags, Seed: seed}
+}

@@ -1,0 +1,35 @@
+package pipeline
+
+import (
+	"fmt"
+
+	"github.com/capplan/capplan/binpack"
+	"github.com/capplan/capplan/binpack/xsize"
+)
+
+// checkCatalog verifies a catalog independently of the solver that made
+// it, with exact comparisons: at most K shapes, every shape fits at least
+// one node type, and every request fits its assigned shape.
+func checkCatalog(p *xsize.Problem, s *xsize.Solution) error {
+	if len(s.Shapes) > p.K {
+		return fmt.Errorf("catalog has %d shapes, K is %d", len(s.Shapes), p.K)
+	}
+	for i, sh := range s.Shapes {
+		fits := false
+		for _, n := range p.Nodes {
+			fits = fits || binpack.Dominates(n, sh)
+		}
+		if !fits {
+			return fmt.Errorf("shape %d %v fits no node type", i+1, sh)
+		}
+	}
+	if len(s.Assign) != len(p.Requests) {
+		return fmt.Errorf("catalog assigns %d of %d requests", len(s.Assign), len(p.Requests))
+	}
+	for r, req := range p.Requests {
+		if a := s.Assign[r]; a < 0 || a >= len(s.Shapes) || !binpack.Dominates(s.Shapes[a], req.Size) {
+			return fmt.Errorf("request %d %v does not fit its shape", r, req.Size)
+		}
+	}
+	return nil
+}

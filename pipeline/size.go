@@ -1,0 +1,158 @@
+package pipeline
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/capplan/capplan/binpack/vbp"
+	"github.com/capplan/capplan/internal/kvlist"
+	"github.com/capplan/capplan/plan"
+)
+
+// SizeOptions are the options of Size (`capplan pack --min-nodes`).
+type SizeOptions struct {
+	// VBPPath is a vector bin packing instance (.vbp: one node type of
+	// the file's capacity; dimensions d0, d1, … in the file's order).
+	// Without it, Inputs' demand is packed onto nodes shaped like the
+	// node groups of NodeTypes.
+	VBPPath string
+	Inputs  Inputs
+	// NodeTypes lists the node groups to buy, each optionally with a cost
+	// per node: "std" or "std=1,highmem=3.5". One group without a cost
+	// minimises the number of nodes; several, or a cost, the cost of the
+	// mix.
+	NodeTypes string
+	// Seed drives the randomised heuristics.
+	Seed uint64
+	// Generator names the tool in the document header.
+	Generator string
+}
+
+// nodeTypeCost is one NodeTypes entry: a node group and its cost.
+type nodeTypeCost struct {
+	Group string
+	Cost  float64
+	// Priced is true when the entry gave the cost.
+	Priced bool
+}
+
+// maxNodeCost bounds a node type's cost, so that costs of whole clusters
+// stay exact in float64.
+const maxNodeCost = 1e15
+
+// parseNodeTypes reads a NodeTypes list: entries GROUP or GROUP=COST.
+func parseNodeTypes(s string) ([]nodeTypeCost, error) {
+	pairs, err := kvlist.Parse(s, false)
+	if err != nil {
+		return nil, optionErrorf("invalid --node-type %q: %v", s, err)
+	}
+	if len(pairs) == 0 {
+		return nil, optionErrorf("--node-type is required with a cluster and demand")
+	}
+	out := make([]nodeTypeCost, len(pairs))
+	for i, p := range pairs {
+		out[i] = nodeTypeCost{Group: p.Key, Cost: 1}
+		if p.HasValue {
+			cost, err := strconv.ParseFloat(p.Value, 64)
+			if err != nil || !(cost > 0) || cost > maxNodeCost {
+				return nil, optionErrorf("invalid --node-type %s=%s: the cost must be a positive number", p.Key, p.Value)
+			}
+			out[i].Cost, out[i].Priced = cost, true
+		}
+	}
+	return out, nil
+}
+
+// Size finds the fewest nodes that host every forecast request, with a
+// lower bound (d-dimensional vector bin packing; binpack/vbp), or with
+// several node types and costs the cheapest mix and a lower bound on its
+// cost:
+//
+//  1. read the .vbp instance, or load the cluster and demand and build the
+//     instance on nodes shaped like the node groups (sizes in exact
+//     integer units; every application allowed on the groups it may use);
+//  2. solve (vbp.Solve or vbp.SolveMixed);
+//  3. check the packing independently (vbp.Check, vbp.CheckMixed) and
+//     build the document.
+func Size(o SizeOptions) (*plan.PackingPlan, error) {
+	flags := map[string]string{"minNodes": "true"}
+	seed := int64(o.Seed)
+	h := plan.Header{Generator: o.Generator, Seed: &seed, Flags: flags}
+	if o.VBPPath != "" {
+		data, err := readInput(o.VBPPath)
+		if err != nil {
+			return nil, err
+		}
+		inst, err := vbp.Parse(o.VBPPath, strings.NewReader(string(data)))
+		if err != nil {
+			return nil, err
+		}
+		dims := make([]string, len(inst.Capacity))
+		for d := range dims {
+			dims[d] = "d" + strconv.Itoa(d)
+		}
+		h.Inputs = []plan.Input{{Role: "vbp", Path: o.VBPPath, SHA256: digest(data)}}
+		return sizeOneType(h, o.Seed, inst, dims, nil, nil)
+	}
+	types, err := parseNodeTypes(o.NodeTypes)
+	if err != nil {
+		return nil, err
+	}
+	flags["nodeType"] = o.NodeTypes
+	in, err := o.Inputs.load()
+	if err != nil {
+		return nil, err
+	}
+	h.Inputs = in.Inputs
+	if len(types) > 1 || types[0].Priced {
+		return sizeMixed(h, o.Seed, in, types)
+	}
+	inst, dims, items, units, err := newSizingInstance(in.Cluster, in.Demand, types[0].Group)
+	if err != nil {
+		return nil, groupError(err)
+	}
+	return sizeOneType(h, o.Seed, inst, dims, items, units)
+}
+
+// groupError makes an unknown node group an option error.
+func groupError(err error) error {
+	if errors.Is(err, errNoSuchGroup) {
+		return &OptionError{err}
+	}
+	return err
+}
+
+// sizeOneType solves and checks a one-type sizing instance.
+func sizeOneType(h plan.Header, seed uint64, inst *vbp.Instance, dims []string, items []sizingItem, units []float64) (*plan.PackingPlan, error) {
+	res, err := vbp.Solve(inst, vbp.Options{Seed: seed})
+	if err != nil {
+		return nil, err
+	}
+	if err := vbp.Check(inst, res.Packing); err != nil {
+		return nil, fmt.Errorf("internal error: %w", err)
+	}
+	return newSizingPlan(h, dims, inst, res, items, units), nil
+}
+
+// sizeMixed sizes with several node types and costs.
+func sizeMixed(h plan.Header, seed uint64, in *loaded, types []nodeTypeCost) (*plan.PackingPlan, error) {
+	groups := make([]string, len(types))
+	costs := make([]float64, len(types))
+	for i, t := range types {
+		groups[i], costs[i] = t.Group, t.Cost
+	}
+	mi, err := newMixedSizingInstance(in.Cluster, in.Demand, groups, costs)
+	if err != nil {
+		return nil, groupError(err)
+	}
+	res, err := vbp.SolveMixed(mi.Instance, vbp.Options{Seed: seed})
+	if err != nil {
+		return nil, err
+	}
+	if err := vbp.CheckMixed(mi.Instance, res); err != nil {
+		return nil, fmt.Errorf("internal error: %w", err)
+	}
+	return newMixedSizingPlan(h, mi, res), nil
+}
