@@ -111,13 +111,7 @@ func newOwnershipPlan(h plan.Header, in *ownershipInput, xp *xselect.Plan, incre
 	}
 	doc.Unplaced = append(doc.Unplaced, in.Uncovered...)
 
-	for d, r := range in.Resources {
-		s := plan.Stranded{Resource: r, Capacity: capacity[d], Used: used[d], Unused: capacity[d] - used[d]}
-		if capacity[d] > 0 {
-			s.Percent = 100 * s.Unused / capacity[d]
-		}
-		doc.Stranded = append(doc.Stranded, s)
-	}
+	doc.Stranded = stranded(in.Resources, capacity, used)
 	return doc
 }
 

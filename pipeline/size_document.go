@@ -61,14 +61,11 @@ func newSizingPlan(h plan.Header, dims []string, inst *vbp.Instance, res *vbp.Re
 		}
 		doc.Nodes = append(doc.Nodes, node)
 	}
+	capacity := make([]float64, len(dims))
 	for d, dim := range dims {
-		total := doc.NodeCapacity[dim] * float64(res.Bins)
-		s := plan.Stranded{Resource: dim, Capacity: total, Used: used[d], Unused: total - used[d]}
-		if total > 0 {
-			s.Percent = 100 * s.Unused / total
-		}
-		doc.Stranded = append(doc.Stranded, s)
+		capacity[d] = doc.NodeCapacity[dim] * float64(res.Bins)
 	}
+	doc.Stranded = stranded(dims, capacity, used)
 	return doc
 }
 
@@ -130,12 +127,6 @@ func newMixedSizingPlan(h plan.Header, in *mixedSizingInput, res *vbp.MixedResul
 		}
 		doc.Nodes = append(doc.Nodes, node)
 	}
-	for d, dim := range in.Dims {
-		s := plan.Stranded{Resource: dim, Capacity: capacity[d], Used: used[d], Unused: capacity[d] - used[d]}
-		if capacity[d] > 0 {
-			s.Percent = 100 * s.Unused / capacity[d]
-		}
-		doc.Stranded = append(doc.Stranded, s)
-	}
+	doc.Stranded = stranded(in.Dims, capacity, used)
 	return doc
 }

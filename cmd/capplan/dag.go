@@ -29,68 +29,50 @@ that cannot be read are rejected with a reason and listed on stderr).`,
 		Args: wrapArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
 	}
-	cmd.AddCommand(newDAGScheduleCmd(io, nil), newDAGBoundsCmd(io, nil), newDAGCheckCmd(io, nil))
+	cmd.AddCommand(newDAGScheduleCmd(io), newDAGBoundsCmd(io), newDAGCheckCmd(io))
 	return cmd
 }
 
-// dagInputOptions are the flags that name a DAG input and its machines,
-// shared by the dag subcommands.
-type dagInputOptions struct {
-	Path            string
-	Example         bool
-	Format          string
-	ClusterPath     string
-	RackLabel       string
-	Machines        int
-	MachineCapacity string
-	Pool            bool
-	MaxTasks        int
-	MaxEdges        int
-	Workers         int
+// bindDAGInput binds the flags that name a DAG input and its machines,
+// shared by the dag subcommands, to in.
+func bindDAGInput(f *pflag.FlagSet, in *pipeline.DAGInput) {
+	f.BoolVar(&in.Example, "example", false, "use the embedded example workload (and, without --machines, the example cluster)")
+	f.StringVar(&in.Format, "format", "auto", "input `format`: auto, psplib, workload or alibaba (auto: by extension, then by content)")
+	f.StringVarP(&in.ClusterPath, "cluster", "c", "", "schedule on the nodes of this cluster `file` (workloads)")
+	f.StringVar(&in.RackLabel, "rack-label", datasets.RackLabel, "node label holding the rack, for kubectl node lists")
+	f.IntVar(&in.Machines, "machines", 0, "schedule on `N` identical machines (PSPLIB: N copies of the file's machine, default 1; Alibaba: default 1 machine of 96 cores; workloads: needs -c or this)")
+	f.StringVar(&in.MachineCapacity, "machine-capacity", "", "capacity of each of the --machines as `resource=quantity,...`, e.g. cpu=16,memory=64Gi; resources not named keep the default (workloads: the largest demand of any task; Alibaba: cpu=96,mem=100)")
+	f.BoolVar(&in.Pool, "pool", false, "pooled mode: one machine with the summed capacity (ignores fragmentation); also reports the makespan on the machines")
+	f.IntVar(&in.MaxTasks, "max-tasks", 0, "reject (Alibaba) or refuse (workload) jobs with more than `n` tasks (0: 200000)")
+	f.IntVar(&in.MaxEdges, "max-edges", 0, "reject (Alibaba) or refuse (workload) jobs with more than `n` task edges (0: 20000000)")
+	f.IntVar(&in.Workers, "workers", runtime.NumCPU(), "jobs processed in parallel (0: all cores; results do not depend on it)")
 }
 
-func (o *dagInputOptions) bind(f *pflag.FlagSet) {
-	f.BoolVar(&o.Example, "example", false, "use the embedded example workload (and, without --machines, the example cluster)")
-	f.StringVar(&o.Format, "format", "auto", "input `format`: auto, psplib, workload or alibaba (auto: by extension, then by content)")
-	f.StringVarP(&o.ClusterPath, "cluster", "c", "", "schedule on the nodes of this cluster `file` (workloads)")
-	f.StringVar(&o.RackLabel, "rack-label", datasets.RackLabel, "node label holding the rack, for kubectl node lists")
-	f.IntVar(&o.Machines, "machines", 0, "schedule on `N` identical machines (PSPLIB: N copies of the file's machine, default 1; Alibaba: default 1 machine of 96 cores; workloads: needs -c or this)")
-	f.StringVar(&o.MachineCapacity, "machine-capacity", "", "capacity of each of the --machines as `resource=quantity,...`, e.g. cpu=16,memory=64Gi; resources not named keep the default (workloads: the largest demand of any task; Alibaba: cpu=96,mem=100)")
-	f.BoolVar(&o.Pool, "pool", false, "pooled mode: one machine with the summed capacity (ignores fragmentation); also reports the makespan on the machines")
-	f.IntVar(&o.MaxTasks, "max-tasks", 0, "reject (Alibaba) or refuse (workload) jobs with more than `n` tasks (0: 200000)")
-	f.IntVar(&o.MaxEdges, "max-edges", 0, "reject (Alibaba) or refuse (workload) jobs with more than `n` task edges (0: 20000000)")
-	f.IntVar(&o.Workers, "workers", runtime.NumCPU(), "jobs processed in parallel (0: all cores; results do not depend on it)")
-}
-
-// validate checks what only the command line can get wrong: the positional
-// argument and a --machines given as 0; the pipeline checks the rest.
-func (o *dagInputOptions) validate(cmd *cobra.Command, args []string) error {
+// validateDAGArgs checks what only the command line can get wrong, the
+// positional argument and a --machines given as 0, and takes the input
+// path from the argument; the pipeline checks the rest.
+func validateDAGArgs(cmd *cobra.Command, args []string, in *pipeline.DAGInput) error {
 	switch {
-	case o.Example && len(args) > 0:
+	case in.Example && len(args) > 0:
 		return usageErrorf("--example cannot be combined with an input file")
-	case !o.Example && len(args) != 1:
+	case !in.Example && len(args) != 1:
 		return usageErrorf("give one input file (Workload YAML/JSON, PSPLIB .sm or Alibaba batch_task CSV), or --example")
-	case cmd.Flags().Changed("machines") && o.Machines < 1:
-		return usageErrorf("invalid --machines %d: want at least 1", o.Machines)
+	case cmd.Flags().Changed("machines") && in.Machines < 1:
+		return usageErrorf("invalid --machines %d: want at least 1", in.Machines)
 	}
 	if len(args) == 1 {
-		o.Path = args[0]
+		in.Path = args[0]
 	}
 	return nil
 }
 
-// input is the pipeline's DAG input named by the flags: rejected jobs are
-// listed on stderr and, on a terminal, a progress bar titled what counts
-// finished jobs (finish removes it).
-func (o *dagInputOptions) input(streams *ioStreams, what string) (in pipeline.DAGInput, finish func()) {
-	progress, finish := newProgress(streams, what)
-	return pipeline.DAGInput{
-		Path: o.Path, Example: o.Example, Format: o.Format, ClusterPath: o.ClusterPath, RackLabel: o.RackLabel,
-		Machines: o.Machines, MachineCapacity: o.MachineCapacity, Pool: o.Pool,
-		MaxTasks: o.MaxTasks, MaxEdges: o.MaxEdges, Workers: o.Workers,
-		Rejected: func(source string, rs []plan.DAGRejection) { printDAGRejections(streams, source, rs) },
-		Progress: progress,
-	}, finish
+// reportDAGInput lists the input's rejected jobs on stderr and, on a
+// terminal, shows a progress bar titled what counting finished jobs; the
+// function returned removes the bar.
+func reportDAGInput(streams *ioStreams, what string, in *pipeline.DAGInput) (finish func()) {
+	in.Rejected = func(source string, rs []plan.DAGRejection) { printDAGRejections(streams, source, rs) }
+	in.Progress, finish = newProgress(streams, what)
+	return finish
 }
 
 // printDAGRejections lists rejected jobs on stderr, one per line.

@@ -12,11 +12,11 @@ import (
 // dagBoundsOptions are the flags of `capplan dag bounds`.
 type dagBoundsOptions struct {
 	io     *ioStreams
-	in     dagInputOptions
+	run    pipeline.DAGBoundsOptions
 	output outputOptions
 }
 
-func newDAGBoundsCmd(io *ioStreams, runF func(*dagBoundsOptions) error) *cobra.Command {
+func newDAGBoundsCmd(io *ioStreams) *cobra.Command {
 	opts := &dagBoundsOptions{io: io}
 	cmd := &cobra.Command{
 		Use:   "bounds {<workload> | <file.sm> | <batch_task.csv> | --example} [flags]",
@@ -33,28 +33,26 @@ run time is reported beside them. The input and machines flags are those of
   capplan dag bounds batch_task.csv --machines 10 -o bounds.json`,
 		Args: wrapArgs(cobra.MaximumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := opts.in.validate(cmd, args); err != nil {
+			if err := validateDAGArgs(cmd, args, &opts.run.Input); err != nil {
 				return err
 			}
 			if err := opts.output.validate(); err != nil {
 				return err
 			}
-			if runF != nil {
-				return runF(opts)
-			}
 			return dagBoundsRun(opts)
 		},
 	}
 	f := cmd.Flags()
-	opts.in.bind(f)
+	bindDAGInput(f, &opts.run.Input)
 	opts.output.bind(f, "DAGBounds")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(pipeline.DAGFormats, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
 
 func dagBoundsRun(o *dagBoundsOptions) error {
-	in, finish := o.in.input(o.io, "bounds")
-	doc, err := pipeline.DAGBounds(pipeline.DAGBoundsOptions{Input: in, Generator: generator()})
+	finish := reportDAGInput(o.io, "bounds", &o.run.Input)
+	o.run.Generator = generator()
+	doc, err := pipeline.DAGBounds(o.run)
 	finish()
 	if err != nil {
 		return err

@@ -12,13 +12,12 @@ import (
 
 // dagCheckOptions are the flags of `capplan dag check`.
 type dagCheckOptions struct {
-	io       *ioStreams
-	in       dagInputOptions
-	Schedule string
-	output   outputOptions
+	io     *ioStreams
+	run    pipeline.DAGCheckOptions
+	output outputOptions
 }
 
-func newDAGCheckCmd(io *ioStreams, runF func(*dagCheckOptions) error) *cobra.Command {
+func newDAGCheckCmd(io *ioStreams) *cobra.Command {
 	opts := &dagCheckOptions{io: io}
 	cmd := &cobra.Command{
 		Use:   "check --schedule <file> {<workload> | <file.sm> | <batch_task.csv> | --example} [flags]",
@@ -43,21 +42,18 @@ Exit status 1 when the schedule has a violation, 0 when it is feasible.`,
   capplan dag check --schedule observed.csv workload.yaml -c cluster.yaml --json`,
 		Args: wrapArgs(cobra.MaximumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := opts.in.validate(cmd, args); err != nil {
+			if err := validateDAGArgs(cmd, args, &opts.run.Input); err != nil {
 				return err
 			}
 			if err := opts.output.validate(); err != nil {
 				return err
 			}
-			if runF != nil {
-				return runF(opts)
-			}
 			return dagCheckRun(opts)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&opts.Schedule, "schedule", "s", "", "the schedule to check: DAGSchedule JSON or CSV `file`")
-	opts.in.bind(f)
+	f.StringVarP(&opts.run.SchedulePath, "schedule", "s", "", "the schedule to check: DAGSchedule JSON or CSV `file`")
+	bindDAGInput(f, &opts.run.Input)
 	opts.output.bind(f, "DAGCheck")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(pipeline.DAGFormats, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
@@ -79,8 +75,10 @@ func (e *dagViolationsError) Error() string {
 }
 
 func dagCheckRun(o *dagCheckOptions) error {
-	in, finish := o.in.input(o.io, "checking")
-	doc, err := pipeline.DAGCheck(pipeline.DAGCheckOptions{Input: in, SchedulePath: o.Schedule, Generator: generator()})
+	var finish func()
+	o.run.Input.Progress, finish = newProgress(o.io, "checking")
+	o.run.Generator = generator()
+	doc, err := pipeline.DAGCheck(o.run)
 	finish()
 	if err != nil {
 		return err
@@ -97,7 +95,7 @@ func dagCheckRun(o *dagCheckOptions) error {
 		return err
 	}
 	if n := doc.Summary.Violations; n > 0 {
-		return &dagViolationsError{path: o.Schedule, violations: n, infeasible: doc.Summary.Jobs - doc.Summary.Feasible, total: doc.Summary.Jobs}
+		return &dagViolationsError{path: o.run.SchedulePath, violations: n, infeasible: doc.Summary.Jobs - doc.Summary.Feasible, total: doc.Summary.Jobs}
 	}
 	return nil
 }

@@ -11,21 +11,16 @@ import (
 	"github.com/capplan/capplan/reports"
 )
 
-// dagScheduleOptions are the flags of `capplan dag schedule`.
+// dagScheduleOptions are the flags of `capplan dag schedule`: the
+// pipeline's options, bound straight to flags, and the output flags.
 type dagScheduleOptions struct {
-	io *ioStreams
-	in dagInputOptions
-
-	Method    string
-	Budget    int64
-	TimeLimit time.Duration
-	Seed      uint64
-	Compare   []string
-	Stats     bool
-	output    outputOptions
+	io     *ioStreams
+	run    pipeline.DAGScheduleOptions
+	Stats  bool
+	output outputOptions
 }
 
-func newDAGScheduleCmd(io *ioStreams, runF func(*dagScheduleOptions) error) *cobra.Command {
+func newDAGScheduleCmd(io *ioStreams) *cobra.Command {
 	opts := &dagScheduleOptions{io: io}
 	cmd := &cobra.Command{
 		Use:   "schedule {<workload> | <file.sm> | <batch_task.csv> | --example} [flags]",
@@ -64,19 +59,16 @@ passes an independent check of precedence and capacity before it is written.`,
 			if err := opts.validate(cmd, args); err != nil {
 				return err
 			}
-			if runF != nil {
-				return runF(opts)
-			}
 			return dagScheduleRun(opts)
 		},
 	}
 	f := cmd.Flags()
-	opts.in.bind(f)
-	f.StringVar(&opts.Method, "method", "best", "scheduler: best, graphene, bfs, cp, tetris, cg, strippart, random, sgs, or an SGS variant such as psgs-lft")
-	f.Int64Var(&opts.Budget, "budget", 0, "work budget of --method best per job, in `schedules` (default: 3000000/(tasks+edges), at least 16)")
-	f.DurationVar(&opts.TimeLimit, "time-limit", 0, "opt-in wall-clock limit of --method best per job, such as 2s (0: none); recorded in the document when it cuts a search")
-	f.Uint64Var(&opts.Seed, "seed", 1, "random seed (random rule, sampling, the genetic algorithm)")
-	f.StringSliceVar(&opts.Compare, "compare", nil, "also run these `methods` and report their makespans")
+	bindDAGInput(f, &opts.run.Input)
+	f.StringVar(&opts.run.Method, "method", "best", "scheduler: best, graphene, bfs, cp, tetris, cg, strippart, random, sgs, or an SGS variant such as psgs-lft")
+	f.Int64Var(&opts.run.MaxWork, "budget", 0, "work budget of --method best per job, in `schedules` (default: 3000000/(tasks+edges), at least 16)")
+	f.DurationVar(&opts.run.TimeLimit, "time-limit", 0, "opt-in wall-clock limit of --method best per job, such as 2s (0: none); recorded in the document when it cuts a search")
+	f.Uint64Var(&opts.run.Seed, "seed", 1, "random seed (random rule, sampling, the genetic algorithm)")
+	f.StringSliceVar(&opts.run.Compare, "compare", nil, "also run these `methods` and report their makespans")
 	f.BoolVar(&opts.Stats, "stats", false, "print timings to stderr")
 	opts.output.bind(f, "DAGSchedule")
 	methods := cobra.FixedCompletions(pipeline.DAGMethods(), cobra.ShellCompDirectiveNoFileComp)
@@ -87,18 +79,16 @@ passes an independent check of precedence and capacity before it is written.`,
 }
 
 func (o *dagScheduleOptions) validate(cmd *cobra.Command, args []string) error {
-	if err := o.in.validate(cmd, args); err != nil {
+	if err := validateDAGArgs(cmd, args, &o.run.Input); err != nil {
 		return err
 	}
 	return o.output.validate()
 }
 
 func dagScheduleRun(o *dagScheduleOptions) error {
-	in, finish := o.in.input(o.io, "scheduling")
-	res, err := pipeline.DAGSchedule(pipeline.DAGScheduleOptions{
-		Input: in, Method: o.Method, Compare: o.Compare, Seed: o.Seed,
-		MaxWork: o.Budget, TimeLimit: o.TimeLimit, Generator: generator(),
-	})
+	finish := reportDAGInput(o.io, "scheduling", &o.run.Input)
+	o.run.Generator = generator()
+	res, err := pipeline.DAGSchedule(o.run)
 	finish()
 	if err != nil {
 		return err

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
@@ -17,26 +16,20 @@ const (
 	exitUsage   = 2
 )
 
-// usageError marks an error in how the command was invoked: the usage text
-// follows it and the exit code is exitUsage.
-type usageError struct{ err error }
-
-func (e *usageError) Error() string { return e.err.Error() }
-func (e *usageError) Unwrap() error { return e.err }
-
+// usageErrorf marks an error in how the command was invoked, as a
+// *pipeline.OptionError: the usage text follows it and the exit code is
+// exitUsage, as for the option errors the pipeline returns.
 func usageErrorf(format string, args ...any) error {
-	return &usageError{fmt.Errorf(format, args...)}
+	return &pipeline.OptionError{Err: fmt.Errorf(format, args...)}
 }
 
 // exitCode maps an error from a command to the process exit code. It is
-// the only place that does so: usage errors of the CLI and option errors
-// of the pipeline exit with exitUsage.
+// the only place that does so.
 func exitCode(err error) int {
 	if err == nil {
 		return exitOK
 	}
-	var ue *usageError
-	if errors.As(err, &ue) || pipeline.IsOptionError(err) || isCobraUsage(err) {
+	if pipeline.IsOptionError(err) || isCobraUsage(err) {
 		return exitUsage
 	}
 	return exitFailure
@@ -59,7 +52,7 @@ func isCobraUsage(err error) bool {
 func wrapArgs(check cobra.PositionalArgs) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if err := check(cmd, args); err != nil {
-			return &usageError{err}
+			return &pipeline.OptionError{Err: err}
 		}
 		return nil
 	}

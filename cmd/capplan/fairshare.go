@@ -12,20 +12,16 @@ import (
 	"github.com/capplan/capplan/reports"
 )
 
-// fairShareOptions are the flags of `capplan fairshare`.
+// fairShareOptions are the flags of `capplan fairshare`: the pipeline's
+// options, bound straight to flags, and the output flags.
 type fairShareOptions struct {
-	io *ioStreams
-
-	input    inputOptions
-	Method   string
-	Backend  string
-	Integral bool
-	PerNode  bool
-	Stats    bool
-	output   outputOptions
+	io     *ioStreams
+	run    pipeline.FairShareOptions
+	Stats  bool
+	output outputOptions
 }
 
-func newFairShareCmd(io *ioStreams, runF func(*fairShareOptions) error) *cobra.Command {
+func newFairShareCmd(io *ioStreams) *cobra.Command {
 	opts := &fairShareOptions{io: io}
 	cmd := &cobra.Command{
 		Use:   "fairshare {-c <cluster> -d <demand> | --example} [flags]",
@@ -47,18 +43,15 @@ the flow result.`,
 			if err := opts.validate(); err != nil {
 				return err
 			}
-			if runF != nil {
-				return runF(opts)
-			}
 			return fairShareRun(opts)
 		},
 	}
 	f := cmd.Flags()
-	opts.input.bind(f)
-	f.StringVar(&opts.Method, "method", pipeline.MethodFlow, "solver: `flow` (exact) or lp (iterative LP)")
-	f.StringVar(&opts.Backend, "lp-backend", "", "LP backend for --method lp: simplex or clp (default: the fastest built in)")
-	f.BoolVar(&opts.Integral, "integral", false, "allocate whole machines (leximin over integral allocations)")
-	f.BoolVar(&opts.PerNode, "per-node", false, "also assign machines to concrete nodes")
+	bindInputs(f, &opts.run.Inputs)
+	f.StringVar(&opts.run.Method, "method", pipeline.MethodFlow, "solver: `flow` (exact) or lp (iterative LP)")
+	f.StringVar(&opts.run.LPBackend, "lp-backend", "", "LP backend for --method lp: simplex or clp (default: the fastest built in)")
+	f.BoolVar(&opts.run.Integral, "integral", false, "allocate whole machines (leximin over integral allocations)")
+	f.BoolVar(&opts.run.PerNode, "per-node", false, "also assign machines to concrete nodes")
 	opts.output.bind(f, "FairShare")
 	f.BoolVar(&opts.Stats, "stats", false, "print solver statistics and timings to stderr")
 	_ = cmd.RegisterFlagCompletionFunc("method", cobra.FixedCompletions([]string{pipeline.MethodFlow, pipeline.MethodLP}, cobra.ShellCompDirectiveNoFileComp))
@@ -67,17 +60,15 @@ the flow result.`,
 }
 
 func (o *fairShareOptions) validate() error {
-	if err := o.input.validate(); err != nil {
+	if err := validateInputs(&o.run.Inputs); err != nil {
 		return err
 	}
 	return o.output.validate()
 }
 
 func fairShareRun(o *fairShareOptions) error {
-	res, err := pipeline.FairShare(pipeline.FairShareOptions{
-		Inputs: o.input.inputs(), Method: o.Method, LPBackend: o.Backend,
-		Integral: o.Integral, PerNode: o.PerNode, Generator: generator(),
-	})
+	o.run.Generator = generator()
+	res, err := pipeline.FairShare(o.run)
 	if err != nil {
 		return err
 	}
@@ -95,7 +86,7 @@ func fairShareRun(o *fairShareOptions) error {
 		fmt.Fprintf(o.io.ErrOut, "stats: %d applications, %d machine types, %d machines; %d rounds, %d max flows\n",
 			st.Applications, st.MachineTypes, st.Machines, st.Rounds, st.MaxFlows)
 		fmt.Fprintf(o.io.ErrOut, "stats: load %v, flow solve %v", st.Load.Round(time.Microsecond), st.Flow.Round(time.Microsecond))
-		if o.Method == pipeline.MethodLP {
+		if o.run.Method == pipeline.MethodLP {
 			fmt.Fprintf(o.io.ErrOut, ", lp solve %v (%d LPs)", st.LP.Round(time.Microsecond), st.LPs)
 		}
 		fmt.Fprintf(o.io.ErrOut, ", total %v\n", st.Total.Round(time.Microsecond))

@@ -3,7 +3,6 @@ package main
 import (
 	"io"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -12,24 +11,16 @@ import (
 	"github.com/capplan/capplan/reports"
 )
 
-// packOptions are the flags of `capplan pack`.
+// packOptions are the flags of `capplan pack`: the ownership packing
+// options of the pipeline, bound straight to flags (sizing takes their
+// inputs and seed), the sizing flags and the output flags.
 type packOptions struct {
-	io *ioStreams
-
-	input inputOptions
+	io  *ioStreams
+	run pipeline.PackOptions
 	// Sizing.
 	MinNodes  bool
 	NodeTypes []string
-	// Ownership.
-	Shapes    string
-	Shares    string
-	From      string
-	Mutable   float64
-	Budget    int64
-	TimeLimit time.Duration
-
-	Seed   uint64
-	output outputOptions
+	output    outputOptions
 }
 
 func newPackCmd(io *ioStreams) *cobra.Command {
@@ -83,25 +74,25 @@ Every plan is checked independently of the solver before it is written.`,
 		},
 	}
 	f := cmd.Flags()
-	opts.input.bind(f)
-	f.StringVar(&opts.Shapes, "shapes", "", "ownership packing: the container shapes, a ShapeCatalog `file` (capplan shapes -o)")
-	f.StringVar(&opts.Shares, "shares", plan.SharesFair, "ownership packing: owners' target shares: "+strings.Join(plan.ShareSources, ", "))
-	f.StringVar(&opts.From, "from", "", "ownership packing: a previous ownership PackingPlan `file`; change at most --mutable of its nodes")
-	f.Float64Var(&opts.Mutable, "mutable", 0.1, "with --from: the fraction of nodes that may change, in [0,1]")
-	f.Int64Var(&opts.Budget, "budget", 0, "ownership packing: work budget of each λ probe's improvement phase, in container visits and search nodes (default 2000000)")
-	f.DurationVar(&opts.TimeLimit, "time-limit", 0, "ownership packing: opt-in wall-clock limit after which no new λ probe starts, such as 60s (0: none); recorded in the plan when it cuts the search")
+	bindInputs(f, &opts.run.Inputs)
+	f.StringVar(&opts.run.ShapesPath, "shapes", "", "ownership packing: the container shapes, a ShapeCatalog `file` (capplan shapes -o)")
+	f.StringVar(&opts.run.Shares, "shares", plan.SharesFair, "ownership packing: owners' target shares: "+strings.Join(plan.ShareSources, ", "))
+	f.StringVar(&opts.run.FromPath, "from", "", "ownership packing: a previous ownership PackingPlan `file`; change at most --mutable of its nodes")
+	f.Float64Var(&opts.run.Mutable, "mutable", 0.1, "with --from: the fraction of nodes that may change, in [0,1]")
+	f.Int64Var(&opts.run.MaxWork, "budget", 0, "ownership packing: work budget of each λ probe's improvement phase, in container visits and search nodes (default 2000000)")
+	f.DurationVar(&opts.run.TimeLimit, "time-limit", 0, "ownership packing: opt-in wall-clock limit after which no new λ probe starts, such as 60s (0: none); recorded in the plan when it cuts the search")
 	f.BoolVar(&opts.MinNodes, "min-nodes", false, "size the cluster: the fewest nodes (cheapest mix) that host the forecast")
 	f.StringSliceVar(&opts.NodeTypes, "node-type", nil, "sizing: node `group`(s) to buy, each optionally with a cost per node: std or std=1,highmem=3.5")
-	f.Uint64Var(&opts.Seed, "seed", 1, "random seed of the randomised heuristics")
+	f.Uint64Var(&opts.run.Seed, "seed", 1, "random seed of the randomised heuristics")
 	opts.output.bind(f, "PackingPlan")
 	return cmd
 }
 
 func (o *packOptions) validate(cmd *cobra.Command, args []string) error {
 	switch {
-	case o.MinNodes && o.Shapes != "":
+	case o.MinNodes && o.run.ShapesPath != "":
 		return usageErrorf("--min-nodes (sizing) and --shapes (ownership packing) are different modes: give one")
-	case !o.MinNodes && o.Shapes == "":
+	case !o.MinNodes && o.run.ShapesPath == "":
 		return usageErrorf("give --shapes CATALOG (ownership packing) or --min-nodes (sizing)")
 	case o.MinNodes:
 		for _, name := range []string{"shares", "from", "mutable", "budget", "time-limit"} {
@@ -110,12 +101,12 @@ func (o *packOptions) validate(cmd *cobra.Command, args []string) error {
 			}
 		}
 		if len(args) == 1 {
-			if o.input.ClusterPath != "" || o.input.DemandPath != "" || o.input.Example || len(o.NodeTypes) > 0 {
+			if in := o.run.Inputs; in.ClusterPath != "" || in.DemandPath != "" || in.Example || len(o.NodeTypes) > 0 {
 				return usageErrorf("a .vbp file cannot be combined with --cluster, --demand, --example or --node-type")
 			}
 			return o.output.validate()
 		}
-		if err := o.input.validate(); err != nil {
+		if err := validateInputs(&o.run.Inputs); err != nil {
 			return err
 		}
 		if len(o.NodeTypes) == 0 {
@@ -129,10 +120,10 @@ func (o *packOptions) validate(cmd *cobra.Command, args []string) error {
 		return usageErrorf("ownership packing takes no positional argument (got %q)", args[0])
 	case len(o.NodeTypes) > 0:
 		return usageErrorf("--node-type applies to sizing (--min-nodes)")
-	case cmd.Flags().Changed("mutable") && o.From == "":
+	case cmd.Flags().Changed("mutable") && o.run.FromPath == "":
 		return usageErrorf("--mutable needs --from PLAN")
 	}
-	if err := o.input.validate(); err != nil {
+	if err := validateInputs(&o.run.Inputs); err != nil {
 		return err
 	}
 	return o.output.validate()
@@ -149,10 +140,8 @@ func (o *packOptions) writePlan(doc *plan.PackingPlan) error {
 
 // ownershipRun is `capplan pack --shapes`.
 func ownershipRun(o *packOptions) error {
-	res, err := pipeline.Pack(pipeline.PackOptions{
-		Inputs: o.input.inputs(), ShapesPath: o.Shapes, Shares: o.Shares, FromPath: o.From, Mutable: o.Mutable,
-		Seed: o.Seed, MaxWork: o.Budget, TimeLimit: o.TimeLimit, Generator: generator(),
-	})
+	o.run.Generator = generator()
+	res, err := pipeline.Pack(o.run)
 	if err != nil {
 		return err
 	}
@@ -161,11 +150,11 @@ func ownershipRun(o *packOptions) error {
 
 // sizingRun is `capplan pack --min-nodes`.
 func sizingRun(o *packOptions, args []string) error {
-	so := pipeline.SizeOptions{Seed: o.Seed, Generator: generator()}
+	so := pipeline.SizeOptions{Seed: o.run.Seed, Generator: generator()}
 	if len(args) == 1 {
 		so.VBPPath = args[0]
 	} else {
-		so.Inputs, so.NodeTypes = o.input.inputs(), strings.Join(o.NodeTypes, ",")
+		so.Inputs, so.NodeTypes = o.run.Inputs, strings.Join(o.NodeTypes, ",")
 	}
 	doc, err := pipeline.Size(so)
 	if err != nil {

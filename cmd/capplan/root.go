@@ -6,6 +6,8 @@ import (
 	"runtime/pprof"
 
 	"github.com/spf13/cobra"
+
+	"github.com/capplan/capplan/pipeline"
 )
 
 // run builds the command tree, executes it with args and returns the exit
@@ -42,7 +44,7 @@ plans with proven quality, and writes them for schedulers and spreadsheets.`,
 	root.SetErr(io.ErrOut)
 	root.SetIn(io.In)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
-		return &usageError{err}
+		return &pipeline.OptionError{Err: err}
 	})
 	var cpuProfile string
 	root.PersistentFlags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile to `file`")
@@ -70,7 +72,7 @@ plans with proven quality, and writes them for schedulers and spreadsheets.`,
 		newVersionCmd(io),
 		newValidateCmd(io),
 		newExampleCmd(io),
-		newFairShareCmd(io, nil),
+		newFairShareCmd(io),
 		newImportCmd(io),
 		newShapesCmd(io),
 		newPackCmd(io),

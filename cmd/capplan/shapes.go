@@ -12,20 +12,11 @@ import (
 	"github.com/capplan/capplan/reports"
 )
 
-// shapesOptions are the flags of `capplan shapes`.
+// shapesOptions are the flags of `capplan shapes`: the pipeline's options,
+// bound straight to flags, and the output flags.
 type shapesOptions struct {
-	io *ioStreams
-
-	input       inputOptions
-	K           int
-	Eps         float64
-	Budget      int64
-	TimeLimit   time.Duration
-	Cost        string
-	Method      string
-	Round       string
-	WeightBy    string
-	Seed        uint64
+	io          *ioStreams
+	run         pipeline.ShapesOptions
 	Assignments bool
 	Stats       bool
 	output      outputOptions
@@ -65,16 +56,16 @@ fits its shape and each shape fits a node type, also after rounding up with
 		},
 	}
 	f := cmd.Flags()
-	opts.input.bind(f)
-	f.IntVarP(&opts.K, "k", "k", 8, "number of shapes")
-	f.Float64Var(&opts.Eps, "eps", 0.1, "PTAS: stop once a step with ε ≤ `eps` completes")
-	f.Int64Var(&opts.Budget, "budget", 0, "work budget: ptas, DP states per ε step (default 4000000); local, improvement rounds per descent (default 100)")
-	f.DurationVar(&opts.TimeLimit, "time-limit", 0, "opt-in wall-clock limit for ptas and local, such as 30s (0: none); recorded in the catalog when it cuts the search")
-	f.StringVar(&opts.Cost, "cost", "sum", "cost of a shape: `sum` or max of its normalised dimensions")
-	f.StringVar(&opts.Method, "method", "", "ptas, exact, local or maxdp (default: ptas for sum, maxdp for max)")
-	f.StringVar(&opts.Round, "round", "", "round shapes up to multiples, e.g. `cpu=1,memory=1Gi`")
-	f.StringVar(&opts.WeightBy, "weight", "count", "weight requests by `count` or by duration (count × duration)")
-	f.Uint64Var(&opts.Seed, "seed", 1, "random seed of the local search")
+	bindInputs(f, &opts.run.Inputs)
+	f.IntVarP(&opts.run.K, "k", "k", 8, "number of shapes")
+	f.Float64Var(&opts.run.Eps, "eps", 0.1, "PTAS: stop once a step with ε ≤ `eps` completes")
+	f.Int64Var(&opts.run.MaxWork, "budget", 0, "work budget: ptas, DP states per ε step (default 4000000); local, improvement rounds per descent (default 100)")
+	f.DurationVar(&opts.run.TimeLimit, "time-limit", 0, "opt-in wall-clock limit for ptas and local, such as 30s (0: none); recorded in the catalog when it cuts the search")
+	f.StringVar(&opts.run.Cost, "cost", "sum", "cost of a shape: `sum` or max of its normalised dimensions")
+	f.StringVar(&opts.run.Method, "method", "", "ptas, exact, local or maxdp (default: ptas for sum, maxdp for max)")
+	f.StringVar(&opts.run.Round, "round", "", "round shapes up to multiples, e.g. `cpu=1,memory=1Gi`")
+	f.StringVar(&opts.run.WeightBy, "weight", "count", "weight requests by `count` or by duration (count × duration)")
+	f.Uint64Var(&opts.run.Seed, "seed", 1, "random seed of the local search")
 	f.BoolVar(&opts.Assignments, "assignments", false, "also print every request class's shape")
 	f.BoolVar(&opts.Stats, "stats", false, "print timings and PTAS progress to stderr")
 	opts.output.bind(f, "ShapeCatalog")
@@ -84,23 +75,21 @@ fits its shape and each shape fits a node type, also after rounding up with
 }
 
 func (o *shapesOptions) validate() error {
-	if err := o.input.validate(); err != nil {
+	if err := validateInputs(&o.run.Inputs); err != nil {
 		return err
 	}
 	return o.output.validate()
 }
 
 func shapesRun(o *shapesOptions) error {
-	res, err := pipeline.Shapes(pipeline.ShapesOptions{
-		Inputs: o.input.inputs(), K: o.K, Eps: o.Eps, Cost: o.Cost, Method: o.Method, Round: o.Round,
-		WeightBy: o.WeightBy, Seed: o.Seed, MaxWork: o.Budget, TimeLimit: o.TimeLimit, Generator: generator(),
-		Progress: func(s xsize.Step) {
-			if o.Stats || o.io.ErrOutTerminal {
-				fmt.Fprintf(o.io.ErrOut, "ptas: ε=%.4g rays=%d states=%d cost=%.6g %s (%v)\n",
-					s.Eps, s.Rays, s.States, s.Cost, s.Status, s.Duration.Round(time.Millisecond))
-			}
-		},
-	})
+	o.run.Generator = generator()
+	if o.Stats || o.io.ErrOutTerminal {
+		o.run.Progress = func(s xsize.Step) {
+			fmt.Fprintf(o.io.ErrOut, "ptas: ε=%.4g rays=%d states=%d cost=%.6g %s (%v)\n",
+				s.Eps, s.Rays, s.States, s.Cost, s.Status, s.Duration.Round(time.Millisecond))
+		}
+	}
+	res, err := pipeline.Shapes(o.run)
 	if err != nil {
 		return err
 	}
