@@ -80,7 +80,9 @@ func TestFixedFieldNames(t *testing.T) {
 
 func TestCheckCatalogDocument(t *testing.T) {
 	resources := []string{"cpu", "memory"}
-	shape := func(name string, size map[string]float64, cost float64) Shape { return Shape{Name: name, Size: size, Cost: cost} }
+	shape := func(name string, size map[string]float64, cost float64) Shape {
+		return Shape{Name: name, Size: size, Cost: cost}
+	}
 	for _, tc := range []struct {
 		name   string
 		shapes []Shape
