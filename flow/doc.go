@@ -6,4 +6,8 @@
 // the exact flow formulation of the project's ALGORITHMS.md §5: every
 // fairness and tightness decision is taken on integers (levels are rationals
 // p/q and capacities are scaled by q), so no tolerance ever decides a freeze.
+//
+// It is an algorithm package: it imports only the standard library, reads
+// no file and prints nothing. The pipeline builds its Problem from the
+// inputs (pipeline.CMMFProblem).
 package flow

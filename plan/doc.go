@@ -1,5 +1,16 @@
-// Package plan defines capplan's plan documents: versioned JSON records of a
-// command's inputs, flags, seed, result and quality evidence. Every output
-// view (tables, CSV, workbooks, exports) is rendered from these documents,
-// never by re-running an algorithm.
+// Package plan defines capplan's plan documents: the versioned JSON schemas
+// (apiVersion capplan/v1; kinds FairShare, ShapeCatalog, PackingPlan,
+// DAGSchedule, DAGBounds, DAGCheck) that record a job's inputs with their
+// digests, its flags and seed, the result and its quality evidence (and,
+// for heuristic searches, the work budget and time limit they ran under,
+// Search). Every view (tables, CSV, workbooks, exports) is rendered from
+// these documents, never by re-running an algorithm.
+//
+// It owns the schemas, their decoding with errors that name the file, line
+// and field (DecodeDocument), their validation as inputs of later jobs
+// (CheckCatalogDocument) and small pure helpers on documents (MachineName,
+// Summarize). The pipeline builds documents; plan never solves anything.
+//
+// It imports only the standard library and internal/inputerr: no solver
+// (flow, lp, binpack, dag, sim) and no input package (datasets).
 package plan

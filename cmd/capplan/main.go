@@ -1,5 +1,3 @@
-// Command capplan is an offline planning and capacity-optimization toolkit
-// for shared compute clusters. See the README for the command surface.
 package main
 
 import "os"

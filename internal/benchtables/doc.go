@@ -1,6 +1,14 @@
 // Command benchtables prints capplan's quality and speed tables (`make
-// bench`): CMMF solve times on generated instances for every method, the
-// agreement between methods, and whole-process runs of the capplan binary
-// with their peak memory. Inputs come from seeded generators, so the
-// tables are reproducible up to the machine's speed.
+// bench`): CMMF solve times on generated instances for every method and
+// the agreement between methods, whole-process runs of the capplan binary
+// with their peak memory, X-Size quality against the exact optimum and
+// speed, X-Select ownership packing, DAG schedulers on PSPLIB and the
+// Alibaba sample, and vector bin packing on the Mommessin sets. Inputs come
+// from seeded generators and the shared datasets (testdatasets.Dir), so
+// the tables are reproducible up to the machine's speed.
+//
+// Rows that run a whole command go through the pipeline functions the CLI
+// calls (pipeline.Shapes, pipeline.Pack); tables of one algorithm alone
+// (flow against LP timing, scheduler comparisons, packing heuristics) call
+// the algorithm packages directly. It may import everything but cobra.
 package main
