@@ -12,7 +12,7 @@
 // k8s.io/apimachinery/pkg/api/resource and kept exact (whole thousandths of
 // a base unit); label selectors use Kubernetes selector syntax.
 //
-// It may import apimachinery, sigs.k8s.io/yaml, k8s.io/api and the internal
+// It may import apimachinery, the YAML libraries and the internal
 // helpers (inputerr, atomicfile); no algorithm package, no document package
 // and no view.
 package datasets
