@@ -1,0 +1,167 @@
+package pipeline
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/capplan/capplan/dag"
+	"github.com/capplan/capplan/datasets"
+	"github.com/capplan/capplan/datasets/dags"
+	"github.com/capplan/capplan/plan"
+)
+
+// dagMachines are the machines jobs are scheduled on, as groups; a
+// cluster's machines are expanded with dags.Machines.
+type dagMachines struct {
+	groups  []plan.DAGMachineGroup
+	cluster *datasets.Cluster
+	pooled  bool
+	cache   map[string][][]float64
+}
+
+// vectors returns the machines' capacities in the order of resources
+// (not pooled); a resource a group does not name has capacity 0.
+func (m *dagMachines) vectors(resources []string) ([][]float64, error) {
+	key := strings.Join(resources, "\x00")
+	if v, ok := m.cache[key]; ok {
+		return v, nil
+	}
+	var out [][]float64
+	if m.cluster != nil {
+		var err error
+		if out, err = dags.Machines(m.cluster, resources); err != nil {
+			return nil, err
+		}
+	} else {
+		for _, g := range m.groups {
+			v := make([]float64, len(resources))
+			for k, r := range resources {
+				v[k] = g.Capacity[r]
+			}
+			for i := 0; i < g.Count; i++ {
+				out = append(out, v)
+			}
+		}
+	}
+	if m.cache == nil {
+		m.cache = map[string][][]float64{}
+	}
+	m.cache[key] = out
+	return out, nil
+}
+
+// docGroups are the groups a document lists: the pool in pooled mode.
+func (m *dagMachines) docGroups() []plan.DAGMachineGroup {
+	if !m.pooled {
+		return m.groups
+	}
+	sum := map[string]float64{}
+	for _, g := range m.groups {
+		for r, c := range g.Capacity {
+			sum[r] += c * float64(g.Count)
+		}
+	}
+	return []plan.DAGMachineGroup{{Name: "pool", Count: 1, Capacity: sum}}
+}
+
+// dagIdenticalMachines is a single group of n machines.
+func dagIdenticalMachines(name string, n int, capacity map[string]float64) *dagMachines {
+	return &dagMachines{groups: []plan.DAGMachineGroup{{Name: name, Count: n, Capacity: capacity}}}
+}
+
+// dagClusterMachines describes a cluster's node groups.
+func dagClusterMachines(c *datasets.Cluster) *dagMachines {
+	m := &dagMachines{cluster: c}
+	first := 0
+	for _, g := range c.Groups {
+		capacity := map[string]float64{}
+		for i, q := range g.Capacity {
+			capacity[c.Resources[i]] = datasets.Base(q)
+		}
+		mg := plan.DAGMachineGroup{Name: g.Name, Count: g.Count, First: first, Capacity: capacity}
+		if g.Hostnames != nil {
+			mg.Names = g.Hostnames
+		}
+		m.groups = append(m.groups, mg)
+		first += g.Count
+	}
+	return m
+}
+
+// resolveMachines chooses the machines from the flags and the input (see
+// the --machines help): PSPLIB, the file's machine (×--machines);
+// workloads, -c, --machines or the example cluster; Alibaba, -c or
+// --machines Alibaba machines (default 1).
+func (o *DAGInput) resolveMachines(src *dagSource) (*dagMachines, []plan.Input, error) {
+	count := 1
+	if o.Machines > 0 {
+		count = o.Machines
+	}
+	var m *dagMachines
+	var inputs []plan.Input
+	switch {
+	case src.format == dagFormatPSPLIB:
+		if o.ClusterPath != "" || o.MachineCapacity != "" {
+			return nil, nil, optionErrorf("%s: a PSPLIB file gives its own capacities; --cluster and --machine-capacity do not apply (use --machines N for N such machines)", src.path)
+		}
+		capacity := map[string]float64{}
+		for k, r := range src.psplib.DAG.Resources {
+			capacity[r] = src.psplib.Capacity[k]
+		}
+		m = dagIdenticalMachines("machine", count, capacity)
+	case o.ClusterPath != "":
+		data, err := readInput(o.ClusterPath)
+		if err != nil {
+			return nil, nil, err
+		}
+		c, err := datasets.ParseCluster(o.ClusterPath, data, datasets.LoadOptions{RackLabel: o.RackLabel})
+		if err != nil {
+			return nil, nil, err
+		}
+		m = dagClusterMachines(c)
+		inputs = append(inputs, plan.Input{Role: "cluster", Path: o.ClusterPath, SHA256: digest(data)})
+	case src.format == dagFormatAlibaba:
+		m = dagIdenticalMachines("alibaba", count, dagMergeCapacity(map[string]float64{"cpu": dags.AlibabaMachine[0], "mem": dags.AlibabaMachine[1]}, o.capacity))
+	case o.Machines > 0 || o.MachineCapacity != "":
+		m = dagIdenticalMachines("machine", count, dagMergeCapacity(dagLargestDemands(src.dags), o.capacity))
+	case src.example:
+		data := datasets.ExampleFiles()["cluster.yaml"]
+		c, err := datasets.ParseCluster("example:cluster.yaml", data, datasets.LoadOptions{})
+		if err != nil {
+			return nil, nil, fmt.Errorf("embedded example is invalid: %w", err)
+		}
+		m = dagClusterMachines(c)
+		inputs = append(inputs, plan.Input{Role: "cluster", Path: "example:cluster.yaml", SHA256: digest(data)})
+	default:
+		return nil, nil, optionErrorf("%s: a workload needs machines: give --cluster FILE, or --machines N (with --machine-capacity)", src.path)
+	}
+	m.pooled = o.Pool
+	return m, inputs, nil
+}
+
+// dagMergeCapacity returns base with the entries of over replacing its own.
+func dagMergeCapacity(base, over map[string]float64) map[string]float64 {
+	out := map[string]float64{}
+	for r, v := range base {
+		out[r] = v
+	}
+	for r, v := range over {
+		out[r] = v
+	}
+	return out
+}
+
+// dagLargestDemands is, per resource, the largest demand of any task of the
+// DAGs: the smallest machine every task fits.
+func dagLargestDemands(dags []*dag.DAG) map[string]float64 {
+	out := map[string]float64{}
+	for _, d := range dags {
+		for i := range d.Tasks {
+			for k, x := range d.Tasks[i].Demand {
+				r := d.Resources[k]
+				out[r] = max(out[r], x)
+			}
+		}
+	}
+	return out
+}
