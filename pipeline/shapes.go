@@ -215,9 +215,10 @@ func (o *ShapesOptions) solve(p *xsize.Problem) (*xsize.Solution, error) {
 }
 
 // search records the limits of a ptas or local run: for the PTAS the work
-// used is the DP states stored over all steps, and the time limit cut the
-// search when a step ended on it; the local search reports no work count,
-// and a run that lasted the time limit is taken as cut by it.
+// used is the most DP states one step stored (the unit of its budget), and
+// the time limit cut the search when a step ended on it; the local search
+// reports no work count, and a run that lasted the time limit is taken as
+// cut by it.
 func (o *ShapesOptions) search(sol *xsize.Solution, elapsed time.Duration) *plan.Search {
 	if !o.searches() {
 		return nil
@@ -230,7 +231,7 @@ func (o *ShapesOptions) search(sol *xsize.Solution, elapsed time.Duration) *plan
 	}
 	s.WorkUnit = "dp states per step"
 	for _, st := range sol.Steps {
-		s.WorkUsed += st.States
+		s.WorkUsed = max(s.WorkUsed, st.States)
 		s.CutByTimeLimit = s.CutByTimeLimit || st.Status == xsize.StatusBudget
 	}
 	return s
