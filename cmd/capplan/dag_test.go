@@ -583,14 +583,8 @@ func TestDAGErrors(t *testing.T) {
 	badCSV := write("bad.csv", "task,start,end,machine\n2,0,8,0\n3,x,4,0\n")
 	badJSON := write("bad.json", "{\"tasks\": [\n  {\"id\": 2, \"start\": 0,, }\n]}\n")
 	typeJSON := write("type.json", "{\"tasks\": [\n  {\"id\": 2, \"start\": \"soon\", \"end\": 8, \"machine\": 0}\n]}\n")
-	unknown := write("unknown.csv", "task,start,end,machine\n99,0,8,0\n")
 	noHeader := write("noheader.csv", "2,0,8,0\n")
-	cases := []struct {
-		name   string
-		args   []string
-		code   int
-		stderr []string
-	}{
+	cases := []dagErrorCase{
 		{"unknown method", []string{"schedule", "--example", "--method", "magic"}, exitUsage, []string{`invalid --method "magic": valid methods are best, sgs,`, "graphene", "tetris", "Usage:"}},
 		{"unknown compare", []string{"schedule", "--example", "--compare", "cp,nope"}, exitUsage, []string{`"nope"`, "valid methods are"}},
 		{"no input", []string{"schedule"}, exitUsage, []string{"give one input file"}},
@@ -617,33 +611,20 @@ func TestDAGErrors(t *testing.T) {
 		{"no header", []string{"check", "--schedule", noHeader, "--example"}, exitFailure, []string{"noheader.csv:1: no \"task\" column"}},
 		{"no alibaba job", []string{"schedule", badCSV}, exitFailure, []string{"bad.csv: no job could be read (3 rejected; the first: line 1: job end: row has 4 fields, want 9)"}},
 	}
-	if j30, err := os.ReadFile(filepath.Join(testdatasets.Dir(), "psplib", "j30", "j301_1.sm")); err == nil {
-		// Line 57 is the request row of job 3; cut its demands.
-		lines := strings.Split(string(j30), "\n")
-		lines[56] = "  3      1     4      10"
-		badSM := write("bad.sm", strings.Join(lines, "\n"))
-		sm := write("j301_1.sm", string(j30))
-		cases = append(cases,
-			struct {
-				name   string
-				args   []string
-				code   int
-				stderr []string
-			}{"bad sm", []string{"schedule", badSM}, exitFailure, []string{"bad.sm", "line 57", "request row"}},
-			struct {
-				name   string
-				args   []string
-				code   int
-				stderr []string
-			}{"unknown task", []string{"check", "--schedule", unknown, sm}, exitFailure, []string{"unknown.csv: line 2: task \"99\" is not a task of job j301_1"}},
-			struct {
-				name   string
-				args   []string
-				code   int
-				stderr []string
-			}{"psplib capacity", []string{"schedule", sm, "--machine-capacity", "R1=3"}, exitUsage, []string{"gives its own capacities"}},
-		)
-	}
+	runDAGErrorCases(t, cases)
+}
+
+// dagErrorCase is a dag subcommand that must fail with an exit code and
+// messages on stderr.
+type dagErrorCase struct {
+	name   string
+	args   []string
+	code   int
+	stderr []string
+}
+
+func runDAGErrorCases(t *testing.T, cases []dagErrorCase) {
+	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, errOut := runCapplan(t, append([]string{"dag"}, tc.args...)...)
@@ -660,4 +641,32 @@ func TestDAGErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestDAGErrorsPSPLIB breaks a PSPLIB instance of the shared datasets
+// (skipped without them, failing under CI=true).
+func TestDAGErrorsPSPLIB(t *testing.T) {
+	j30, err := os.ReadFile(testdatasets.Need(t, filepath.Join("psplib", "j30", "j301_1.sm")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	unknown := write("unknown.csv", "task,start,end,machine\n99,0,8,0\n")
+	// Line 57 is the request row of job 3; cut its demands.
+	lines := strings.Split(string(j30), "\n")
+	lines[56] = "  3      1     4      10"
+	badSM := write("bad.sm", strings.Join(lines, "\n"))
+	sm := write("j301_1.sm", string(j30))
+	runDAGErrorCases(t, []dagErrorCase{
+		{"bad sm", []string{"schedule", badSM}, exitFailure, []string{"bad.sm", "line 57", "request row"}},
+		{"unknown task", []string{"check", "--schedule", unknown, sm}, exitFailure, []string{"unknown.csv: line 2: task \"99\" is not a task of job j301_1"}},
+		{"psplib capacity", []string{"schedule", sm, "--machine-capacity", "R1=3"}, exitUsage, []string{"gives its own capacities"}},
+	})
 }
