@@ -66,7 +66,7 @@ type ownerInfo struct {
 // must have passed plan.CheckCatalogDocument.
 func newOwnershipInput(c *datasets.Cluster, d *datasets.Demand, inst *datasets.Instance, cat *plan.ShapeCatalog, shares string) (*ownershipInput, error) {
 	if !slices.Contains(plan.ShareSources, shares) {
-		return nil, fmt.Errorf("plan: unknown share source %q (want one of %s)", shares, strings.Join(plan.ShareSources, ", "))
+		return nil, fmt.Errorf("pipeline: unknown share source %q (want one of %s)", shares, strings.Join(plan.ShareSources, ", "))
 	}
 	in := &ownershipInput{Resources: c.Resources, SharesFrom: shares}
 	nd := len(c.Resources)
@@ -197,7 +197,7 @@ func newOwnershipInput(c *datasets.Cluster, d *datasets.Demand, inst *datasets.I
 		fp := CMMFProblem(inst)
 		res, err := flow.Solve(fp, false)
 		if err != nil {
-			return nil, fmt.Errorf("plan: fair shares: %w", err)
+			return nil, fmt.Errorf("pipeline: fair shares: %w", err)
 		}
 		typeVol := make([]float64, len(inst.Types))
 		for t, mt := range inst.Types {
@@ -227,7 +227,7 @@ func newOwnershipInput(c *datasets.Cluster, d *datasets.Demand, inst *datasets.I
 	}
 	for i := range p.Apps {
 		if raw[i] <= 0 {
-			return nil, fmt.Errorf("plan: application %s has a zero %s share", p.Apps[i].Name, shares)
+			return nil, fmt.Errorf("pipeline: application %s has a zero %s share", p.Apps[i].Name, shares)
 		}
 		s := raw[i] / sum
 		p.Apps[i].Share = s
@@ -284,7 +284,7 @@ func indexOfApp(d *datasets.Demand, name string) int {
 			return a
 		}
 	}
-	panic("plan: unknown application " + name + " (the demand loader checks names)")
+	panic("pipeline: unknown application " + name + " (the demand loader checks names)")
 }
 
 // sizeMap returns v as a map from resource name, leaving out zeros.
