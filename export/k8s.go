@@ -256,6 +256,26 @@ func marshalObjects(comment []string, objects []any) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
+// pruneNulls removes the null fields of a decoded JSON object, at every
+// depth: fields the Go types do not mark omitempty (a snippet's
+// "containers: null") say nothing.
+func pruneNulls(v any) {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if e == nil {
+				delete(x, k)
+				continue
+			}
+			pruneNulls(e)
+		}
+	case []any:
+		for _, e := range x {
+			pruneNulls(e)
+		}
+	}
+}
+
 // marshalObject is one object as YAML, without its status.
 func marshalObject(obj any) ([]byte, error) {
 	raw, err := json.Marshal(obj)
@@ -267,6 +287,7 @@ func marshalObject(obj any) ([]byte, error) {
 		return nil, fmt.Errorf("export: encode %T: %w", obj, err)
 	}
 	delete(tree, "status")
+	pruneNulls(tree)
 	out, err := yaml.Marshal(tree)
 	if err != nil {
 		return nil, fmt.Errorf("export: encode %T: %w", obj, err)

@@ -28,8 +28,10 @@ var ErrDigest = errors.New("plan: file does not match its digest in plan.json")
 
 // OpenBundle reads the bundle in fsys (os.DirFS of the bundle directory):
 // plan.json, validated, then every step's document, each checked against
-// its SHA-256 digest before it is decoded, and the digests of the other
-// files the index lists. Errors name the file. Cost O(total size).
+// its SHA-256 digest before it is decoded. The other files (reports,
+// exports) are views that `capplan report` may re-render, so they are not
+// checked here; VerifyFiles checks them. Errors name the file. Cost
+// O(size of the documents).
 func OpenBundle(fsys fs.FS) (*Bundle, error) {
 	data, err := fs.ReadFile(fsys, PlanFile)
 	if err != nil {
@@ -49,12 +51,19 @@ func OpenBundle(fsys fs.FS) (*Bundle, error) {
 			return nil, err
 		}
 	}
+	return b, nil
+}
+
+// VerifyFiles checks every non-document file the index lists against its
+// digest, reporting each one that is missing or differs.
+func (p *Plan) VerifyFiles(fsys fs.FS) error {
+	var errs []error
 	for _, f := range p.Files {
 		if _, err := readChecked(fsys, f.File, f.SHA256); err != nil {
-			return nil, err
+			errs = append(errs, err)
 		}
 	}
-	return b, nil
+	return errors.Join(errs...)
 }
 
 // readChecked reads a file of the bundle and checks its digest.

@@ -316,7 +316,7 @@ func OwnershipNodesStepTable(pp *plan.PackingPlan) StepTable {
 // price 1.
 func SizingStepTable(pp *plan.PackingPlan) StepTable {
 	t := StepTable{Sheet: "Sizing", Title: "Cluster sizing",
-		Note: sizingNote(pp),
+		Note:    sizingNote(pp),
 		Columns: []Column{{"node type", ShowText}}}
 	var scales []float64
 	for _, r := range pp.Resources {

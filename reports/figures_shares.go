@@ -45,7 +45,7 @@ func SharesFigure(fs *plan.FairShare) (Figure, error) {
 	for i, s := range []struct {
 		label  string
 		values plotter.Values
-	}{{"fair share (CMMF)", share}, {"demand (cap, or eligible machines)", demand}} {
+	}{{"fair share (CMMF)", share}, {"demand", demand}} {
 		bars, err := plotter.NewBarChart(s.values, barWidth)
 		if err != nil {
 			return Figure{}, err
