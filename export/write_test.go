@@ -91,3 +91,28 @@ func TestAmounts(t *testing.T) {
 		}
 	}
 }
+
+// TestNoEligibleType: an application the plan gives nothing and no demand
+// admits anywhere still gets its queue and namespace, with warnings that
+// name it.
+func TestNoEligibleType(t *testing.T) {
+	fs := twoTypes()
+	fs.Shares = append(fs.Shares, plan.Share{Application: "orphan", Weight: 1, ByType: map[string]float64{}})
+	y, err := YARN(Input{FairShare: fs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := Kueue(Input{FairShare: fs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []struct {
+		got  []string
+		want string
+	}{{y.Warnings, "yarn: application orphan may use no machine type"}, {q.Warnings, "kueue: application orphan may use no machine type"}} {
+		if !strings.Contains(strings.Join(w.got, "\n"), w.want) {
+			t.Errorf("warnings %v lack %q", w.got, w.want)
+		}
+	}
+	checkCapacities(t, capacityConfig(t, fileData(t, y, YARNCapacitySchedulerPath)))
+}

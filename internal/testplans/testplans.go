@@ -23,6 +23,7 @@ import (
 	"testing"
 
 	"github.com/capplan/capplan/datasets"
+	"github.com/capplan/capplan/internal/testdatasets"
 	"github.com/capplan/capplan/plan"
 )
 
@@ -38,7 +39,10 @@ var commands = map[string][]string{
 }
 
 // needs lists the documents a command reads.
-var needs = map[string][]string{"ownership.json": {"shapes.json"}}
+var needs = map[string][]string{"ownership.json": {"shapes.json"}, "openb-fairshare.json": {"openb"}}
+
+// The openb inputs (capplan import openb), added to commands by OpenB.
+const openbDir = "openb"
 
 var (
 	mu      sync.Mutex
@@ -197,6 +201,29 @@ func DAG(tb testing.TB) *plan.DAGSchedule {
 	var d plan.DAGSchedule
 	read(tb, "dag.json", plan.KindDAGSchedule, &d)
 	return &d
+}
+
+// OpenB is the FairShare (with --per-node) of the Alibaba openb GPU
+// inventory (openb_node_list_all_node.csv) with the openb pods
+// (openb_pod_list_gpuspec33.csv) as demand, and that demand. It needs the
+// shared datasets (testdatasets.Need: skipped locally without them, a
+// failure under CI=true).
+func OpenB(tb testing.TB) (*plan.FairShare, *datasets.Demand) {
+	tb.Helper()
+	root := testdatasets.Need(tb, "alibaba-gpu-v2023-openb")
+	mu.Lock()
+	commands[openbDir] = []string{"import", "openb",
+		"--nodes", filepath.Join(root, "openb_node_list_all_node.csv"),
+		"--pods", filepath.Join(root, "openb_pod_list_gpuspec33.csv"), openbDir}
+	commands["openb-fairshare.json"] = []string{"fairshare", "-c", openbDir + "/cluster.yaml", "-d", openbDir + "/demand.yaml", "--per-node", "-o", "openb-fairshare.json"}
+	mu.Unlock()
+	var fs plan.FairShare
+	read(tb, "openb-fairshare.json", plan.KindFairShare, &fs)
+	d, err := datasets.LoadDemand(filepath.Join(workDir, openbDir, "demand.yaml"))
+	if err != nil {
+		tb.Fatalf("testplans: %v", err)
+	}
+	return &fs, d
 }
 
 // Demand is the example demand.
