@@ -86,20 +86,8 @@ func ganttFigure(job *plan.DAGJob, index int) (Figure, error) {
 			stageNames = append(stageNames, s)
 		}
 	}
-	// Greedy interval partitioning: each task into the first lane free at
-	// its start; the number of lanes is the peak number of tasks running.
-	var laneEnd []float64
-	lane := make([]int, len(tasks))
-	for i, t := range tasks {
-		l := slices.IndexFunc(laneEnd, func(end float64) bool { return end <= t.Start })
-		if l < 0 {
-			l = len(laneEnd)
-			laneEnd = append(laneEnd, 0)
-		}
-		laneEnd[l] = t.End
-		lane[i] = l
-	}
-	lanes, byStage := len(laneEnd), false
+	lane, lanes := ganttLanes(tasks)
+	byStage := false
 	if lanes > maxTaskLanes {
 		byStage = true
 		lanes = min(len(stageNames), maxStageLanes)
@@ -159,6 +147,25 @@ func ganttFigure(job *plan.DAGJob, index int) (Figure, error) {
 		Caption: fmt.Sprintf("%d tasks, method %s; %s.", job.NumTasks, job.Method, gap),
 		SVG:     svg,
 	}, nil
+}
+
+// ganttLanes puts tasks, sorted by start, into lanes by greedy interval
+// partitioning: each task into the first lane free at its start. The
+// number of lanes is the largest number of tasks running at once, the
+// fewest possible (interval graphs are perfect). Cost O(n × lanes).
+func ganttLanes(tasks []plan.DAGTask) (lane []int, lanes int) {
+	var laneEnd []float64
+	lane = make([]int, len(tasks))
+	for i, t := range tasks {
+		l := slices.IndexFunc(laneEnd, func(end float64) bool { return end <= t.Start })
+		if l < 0 {
+			l = len(laneEnd)
+			laneEnd = append(laneEnd, 0)
+		}
+		laneEnd[l] = t.End
+		lane[i] = l
+	}
+	return lane, len(laneEnd)
 }
 
 // fileSafe keeps letters, digits, '-' and '_' of a name for a file name.

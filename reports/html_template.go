@@ -31,7 +31,7 @@ section.warnings { border: 2px solid var(--warn); background: var(--warnbg); bor
 section.warnings h2 { color: var(--warn); border: none; margin-top: 12px; }
 section.ok { border: 1px solid var(--ok); border-radius: 6px; padding: 4px 16px; margin-top: 24px; color: var(--ok); }
 figure { margin: 16px 0; padding: 8px; border: 1px solid var(--line); border-radius: 6px; background: #fff; }
-figure svg { display: block; max-width: 100%; height: auto; }
+figure svg { display: block; width: 100%; max-width: 960px; height: auto; }
 ul.evidence li { margin: 4px 0; }
 pre { background: #f6f8fa; border: 1px solid var(--line); border-radius: 6px; padding: 12px; overflow-x: auto; }
 </style>
