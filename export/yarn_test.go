@@ -4,19 +4,10 @@ import (
 	"encoding/xml"
 	"fmt"
 	"math/big"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
-
-	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
-	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta1"
-
-	"github.com/capplan/capplan/internal/testplans"
 )
 
 // The structs below follow the Hadoop documentation, independently of the
@@ -372,121 +363,5 @@ func TestYARNCapacityHand(t *testing.T) {
 	}
 	if got := q[0].MaxResources; got != "vcores=48, memory-mb=196608, yarn.io/gpu=0" {
 		t.Errorf("etl maxResources %q", got)
-	}
-}
-
-func TestYARNXMLLint(t *testing.T) {
-	xmllint := testplans.NeedCommand(t, "xmllint", "apt-get install -y libxml2-utils")
-	e, err := YARN(exampleInput(t, true))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	if err := WriteDir(dir, e.Files); err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range []string{YARNFairSchedulerPath, YARNCapacitySchedulerPath} {
-		out, err := exec.Command(xmllint, "--noout", filepath.Join(dir, p)).CombinedOutput()
-		if err != nil {
-			t.Errorf("xmllint --noout %s: %v\n%s", p, err, out)
-		}
-	}
-}
-
-// TestYARNNodeLabels checks node-labels.sh on the per-node plan: it parses
-// as shell (sh -n), adds one label per machine type, and assigns every
-// node of the plan exactly once, to its own type's label.
-func TestYARNNodeLabels(t *testing.T) {
-	in := exampleInput(t, true)
-	e, err := YARN(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	data := fileData(t, e, YARNNodeLabelsPath)
-	script := filepath.Join(t.TempDir(), "node-labels.sh")
-	if err := os.WriteFile(script, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if out, err := exec.Command("sh", "-n", script).CombinedOutput(); err != nil {
-		t.Fatalf("sh -n node-labels.sh: %v\n%s", err, out)
-	}
-	want := map[string]string{}
-	for _, n := range in.FairShare.Nodes {
-		want[n.Node] = objectName(n.Type)
-	}
-	got := map[string]string{}
-	for _, line := range strings.Split(string(data), "\n") {
-		arg, ok := strings.CutPrefix(line, "yarn rmadmin -replaceLabelsOnNode ")
-		if !ok {
-			continue
-		}
-		for _, pair := range strings.Fields(strings.Trim(arg, "'")) {
-			node, label, _ := strings.Cut(pair, "=")
-			if _, dup := got[node]; dup {
-				t.Errorf("node %s labelled twice", node)
-			}
-			got[node] = label
-		}
-	}
-	if len(got) != len(want) {
-		t.Errorf("%d nodes labelled, the plan has %d", len(got), len(want))
-	}
-	for n, l := range want {
-		if got[n] != l {
-			t.Errorf("node %s labelled %q, want %q", n, got[n], l)
-		}
-	}
-	if !strings.Contains(string(data), "-addToClusterNodeLabels 'std(exclusive=true),std-b(exclusive=true),highmem(exclusive=true),gpu(exclusive=true),spot(exclusive=true)'") {
-		t.Error("node-labels.sh does not add the five machine-type labels")
-	}
-	if len(e.Warnings) > 0 {
-		t.Errorf("per-node plan gives warnings: %v", e.Warnings)
-	}
-}
-
-// TestOpenBExports runs every export on the openb GPU cluster (1523 nodes
-// in 27 machine types, 43 applications with upper-case names and GPU-model
-// constraints): percentages still sum to 100 per parent and per label,
-// every object decodes strictly, and the quotas add up to the plan.
-func TestOpenBExports(t *testing.T) {
-	fs, d := testplans.OpenB(t)
-	in := Input{FairShare: fs, Demand: d}
-	y, err := YARN(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkCapacities(t, capacityConfig(t, fileData(t, y, YARNCapacitySchedulerPath)))
-	var alloc docAllocations
-	if err := xml.Unmarshal(fileData(t, y, YARNFairSchedulerPath), &alloc); err != nil || len(alloc.Queues[0].Queues) != len(fs.Shares) {
-		t.Fatalf("fair-scheduler.xml: %v", err)
-	}
-	k, err := Kubernetes(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	quotas := decodeStrict[corev1.ResourceQuota](t, "openb quotas", fileData(t, k, K8sResourceQuotasPath))
-	resources, totals := exactTotals(t, in)
-	for j, r := range resources {
-		var got, want resource.Quantity
-		for _, q := range quotas {
-			got.Add(q.Spec.Hard["requests."+KubernetesResource(r)])
-		}
-		for tt := range totals {
-			want.Add(totals[tt][j])
-		}
-		if got.Cmp(want) != 0 {
-			t.Errorf("%s: quotas add up to %s, the plan allocates %s", r, got.String(), want.String())
-		}
-	}
-	q, err := Kueue(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cqs := decodeStrict[kueue.ClusterQueue](t, "openb cluster queues", fileData(t, q, KueueClusterQueuesPath))
-	if len(cqs) != len(fs.Shares) {
-		t.Errorf("%d cluster queues for %d applications", len(cqs), len(fs.Shares))
-	}
-	if len(y.Warnings)+len(k.Warnings)+len(q.Warnings) != 0 {
-		t.Errorf("warnings on a per-node plan: %v %v %v", y.Warnings, k.Warnings, q.Warnings)
 	}
 }

@@ -134,7 +134,22 @@ func (p *Plan) Validate(name string) error {
 	if len(p.Steps) == 0 {
 		bad("steps", "a bundle has at least one step")
 	}
-	names, files := map[string]int{}, map[string]string{}
+	files := map[string]string{}
+	// checkFile checks one file reference: a clean relative path, used
+	// once in the bundle, and a digest.
+	checkFile := func(field, file, digest string) {
+		if err := checkBundlePath(file); err != nil {
+			bad(field+".file", "%v", err)
+		} else if prev, dup := files[file]; dup {
+			bad(field+".file", "%q is also the file of %s", file, prev)
+		} else {
+			files[file] = field
+		}
+		if !isDigest(digest) {
+			bad(field+".sha256", "want 64 lowercase hex digits, got %q", digest)
+		}
+	}
+	names := map[string]int{}
 	for i, s := range p.Steps {
 		field := fmt.Sprintf("steps[%d]", i)
 		if s.Name == "" {
@@ -147,29 +162,11 @@ func (p *Plan) Validate(name string) error {
 		if s.Kind == "" {
 			bad(field+".kind", "missing")
 		}
-		if err := checkBundlePath(s.File); err != nil {
-			bad(field+".file", "%v", err)
-		} else if prev, dup := files[s.File]; dup {
-			bad(field+".file", "%q is also the file of %s", s.File, prev)
-		} else {
-			files[s.File] = field
-		}
-		if !isDigest(s.SHA256) {
-			bad(field+".sha256", "want 64 lowercase hex digits, got %q", s.SHA256)
-		}
+		checkFile(field, s.File, s.SHA256)
 	}
 	for i, f := range p.Files {
 		field := fmt.Sprintf("files[%d]", i)
-		if err := checkBundlePath(f.File); err != nil {
-			bad(field+".file", "%v", err)
-		} else if prev, dup := files[f.File]; dup {
-			bad(field+".file", "%q is also the file of %s", f.File, prev)
-		} else {
-			files[f.File] = field
-		}
-		if !isDigest(f.SHA256) {
-			bad(field+".sha256", "want 64 lowercase hex digits, got %q", f.SHA256)
-		}
+		checkFile(field, f.File, f.SHA256)
 	}
 	for i, w := range p.Warnings {
 		if strings.TrimSpace(w.Message) == "" {

@@ -2,151 +2,11 @@ package reports
 
 import (
 	"fmt"
-	"math"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/capplan/capplan/plan"
 )
-
-// NumberFormat is how a cell's number shows in the bundle report (xlsx
-// number format and HTML text alike). No format shows more than four
-// decimals.
-type NumberFormat int
-
-const (
-	// ShowText is text as it is.
-	ShowText NumberFormat = iota
-	// ShowInteger rounds to a whole number with thousands separators.
-	ShowInteger
-	// ShowDecimal2 shows two decimals with thousands separators.
-	ShowDecimal2
-	// ShowDecimal4 shows four decimals with thousands separators.
-	ShowDecimal4
-	// ShowPercent shows a fraction as a percentage with two decimals.
-	ShowPercent
-	// ShowYesNo shows a boolean as yes or no.
-	ShowYesNo
-)
-
-// excelFormat is the xlsx number format code of f ("" for text).
-func (f NumberFormat) excelFormat() string {
-	switch f {
-	case ShowInteger:
-		return "#,##0"
-	case ShowDecimal2:
-		return "#,##0.00"
-	case ShowDecimal4:
-		return "#,##0.0000"
-	case ShowPercent:
-		return "0.00%"
-	}
-	return ""
-}
-
-// Text formats v as the format shows it: 12345.678 → "12,346",
-// "12,345.68" or "12,345.6780"; 0.1234 → "12.34%"; true → "yes".
-func (f NumberFormat) Text(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return ""
-	case string:
-		return x
-	case bool:
-		if x {
-			return "yes"
-		}
-		return "no"
-	}
-	n, ok := number(v)
-	if !ok {
-		return fmt.Sprint(v)
-	}
-	if math.IsNaN(n) || math.IsInf(n, 0) {
-		return strconv.FormatFloat(n, 'g', -1, 64)
-	}
-	switch f {
-	case ShowInteger:
-		return groupThousands(strconv.FormatFloat(n, 'f', 0, 64))
-	case ShowDecimal2:
-		return groupThousands(strconv.FormatFloat(n, 'f', 2, 64))
-	case ShowDecimal4:
-		return groupThousands(strconv.FormatFloat(n, 'f', 4, 64))
-	case ShowPercent:
-		return strconv.FormatFloat(n*100, 'f', 2, 64) + "%"
-	}
-	return FormatNumber(n)
-}
-
-// number returns v as a float64 when it is a number.
-func number(v any) (float64, bool) {
-	switch x := v.(type) {
-	case float64:
-		return x, true
-	case int:
-		return float64(x), true
-	case int64:
-		return float64(x), true
-	}
-	return 0, false
-}
-
-// groupThousands inserts commas into the integer part of a decimal.
-func groupThousands(s string) string {
-	sign := ""
-	if strings.HasPrefix(s, "-") {
-		sign, s = "-", s[1:]
-	}
-	whole, frac, hasFrac := strings.Cut(s, ".")
-	var b strings.Builder
-	for i, r := range whole {
-		if i > 0 && (len(whole)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	if hasFrac {
-		return sign + b.String() + "." + frac
-	}
-	return sign + b.String()
-}
-
-// Column is one column of a step table: its header, with the unit in
-// parentheses ("memory (GiB)"), and its format.
-type Column struct {
-	Header string
-	Format NumberFormat
-}
-
-// FormattedCell is a value with its own format, overriding its column's (for
-// key/value tables whose rows differ in kind).
-type FormattedCell struct {
-	Value  any
-	Format NumberFormat
-}
-
-// StepTable is one table of the bundle report: a sheet of report.xlsx and
-// a table of report.html. Row values are string, float64, int, int64,
-// bool, nil (empty) or FormattedCell.
-type StepTable struct {
-	// Sheet is the sheet name (at most 31 characters); Title the heading.
-	Sheet string
-	Title string
-	// Note, optional, says how to read the table.
-	Note    string
-	Columns []Column
-	Rows    [][]any
-}
-
-// cell returns the value and format of cell (i, j).
-func (t *StepTable) cell(i, j int) (any, NumberFormat) {
-	v := t.Rows[i][j]
-	if c, ok := v.(FormattedCell); ok {
-		return c.Value, c.Format
-	}
-	return v, t.Columns[j].Format
-}
 
 // gibibyte is 2^30 bytes: memory shows in GiB.
 const gibibyte = 1 << 30
@@ -156,6 +16,18 @@ const gibibyte = 1 << 30
 func resourceColumn(res, prefix string) (Column, float64) {
 	scale, unit := unitScale(res)
 	return Column{Header: strings.TrimSpace(prefix+" "+res) + " (" + unit + ")", Format: ShowDecimal2}, scale
+}
+
+// addResourceColumns appends one column per resource (see
+// resourceColumn) and returns each column's scale.
+func (t *StepTable) addResourceColumns(resources []string, prefix string) []float64 {
+	scales := make([]float64, len(resources))
+	for k, r := range resources {
+		var c Column
+		c, scales[k] = resourceColumn(r, prefix)
+		t.Columns = append(t.Columns, c)
+	}
+	return scales
 }
 
 // shareResources is Σ over machine types of the share's machines ×
@@ -183,12 +55,7 @@ func FairShareStepTable(fs *plan.FairShare) StepTable {
 			{"demand (machines)", ShowInteger}, {"level (machines per weight)", ShowDecimal4},
 			{"eligible (machines)", ShowInteger}, {"of eligible (%)", ShowPercent},
 		}}
-	var scales []float64
-	for _, r := range fs.Resources {
-		c, s := resourceColumn(r, "")
-		t.Columns = append(t.Columns, c)
-		scales = append(scales, s)
-	}
+	scales := t.addResourceColumns(fs.Resources, "")
 	t.Columns = append(t.Columns, Column{"demand capped (yes/no)", ShowYesNo}, Column{"round (#)", ShowInteger})
 	for i := range fs.Shares {
 		s := &fs.Shares[i]
@@ -232,12 +99,7 @@ func ShapesStepTable(cat *plan.ShapeCatalog) StepTable {
 		Note: fmt.Sprintf("Cost %s against a lower bound of %s: within %s of optimal; ε = %s.",
 			FormatNumber(cat.Cost), FormatNumber(cat.LowerBound), FormatPercent(cat.Ratio-1), FormatNumber(cat.Epsilon)),
 		Columns: []Column{{"shape", ShowText}}}
-	var scales []float64
-	for _, r := range cat.Resources {
-		c, s := resourceColumn(r, "")
-		t.Columns = append(t.Columns, c)
-		scales = append(scales, s)
-	}
+	scales := t.addResourceColumns(cat.Resources, "")
 	t.Columns = append(t.Columns, Column{"cost (share of cluster)", ShowDecimal4}, Column{"requests (count)", ShowInteger},
 		Column{"classes (count)", ShowInteger}, Column{"fits (machine types)", ShowText})
 	for _, s := range cat.Shapes {
@@ -259,12 +121,7 @@ func OwnershipStepTable(pp *plan.PackingPlan) StepTable {
 			FormatNumber(pp.Lambda), FormatNumber(pp.LambdaUpperBound), FormatPercent(ratio(pp.Lambda, pp.LambdaUpperBound)), len(pp.Nodes)),
 		Columns: []Column{{"application", ShowText}, {"forecast (containers)", ShowInteger},
 			{"required (containers)", ShowInteger}, {"packed (containers)", ShowInteger}}}
-	var scales []float64
-	for _, r := range pp.Resources {
-		c, s := resourceColumn(r, "packed")
-		t.Columns = append(t.Columns, c)
-		scales = append(scales, s)
-	}
+	scales := t.addResourceColumns(pp.Resources, "packed")
 	t.Columns = append(t.Columns, Column{"target share (%)", ShowPercent}, Column{"achieved share (%)", ShowPercent}, Column{"deviation (%)", ShowPercent})
 	for _, o := range pp.Owners {
 		row := []any{o.Application, o.Forecast, o.Required, o.Packed}
@@ -308,101 +165,4 @@ func OwnershipNodesStepTable(pp *plan.PackingPlan) StepTable {
 		t.Rows = append(t.Rows, append(row, strings.Join(owners, ", ")))
 	}
 	return t
-}
-
-// SizingStepTable lists the node types of a sizing: capacity, price,
-// nodes bought, their cost and the cumulative cost (type by type, the
-// line the summary chart draws). A single-type sizing has one row at
-// price 1.
-func SizingStepTable(pp *plan.PackingPlan) StepTable {
-	t := StepTable{Sheet: "Sizing", Title: "Cluster sizing",
-		Note:    sizingNote(pp),
-		Columns: []Column{{"node type", ShowText}}}
-	var scales []float64
-	for _, r := range pp.Resources {
-		c, s := resourceColumn(r, "")
-		t.Columns = append(t.Columns, c)
-		scales = append(scales, s)
-	}
-	t.Columns = append(t.Columns, Column{"price (cost per node)", ShowDecimal2}, Column{"nodes (count)", ShowInteger},
-		Column{"cost (cost)", ShowDecimal2}, Column{"cumulative cost (cost)", ShowDecimal2})
-	types := pp.NodeTypes
-	if len(types) == 0 {
-		types = []plan.NodeTypeUse{{Name: "node", Capacity: pp.NodeCapacity, Cost: 1, Nodes: pp.NodesUsed}}
-	}
-	cum := 0.0
-	for _, nt := range types {
-		row := []any{nt.Name}
-		for k, r := range pp.Resources {
-			row = append(row, nt.Capacity[r]*scales[k])
-		}
-		c := float64(nt.Nodes) * nt.Cost
-		cum += c
-		t.Rows = append(t.Rows, append(row, nt.Cost, nt.Nodes, c, cum))
-	}
-	return t
-}
-
-func sizingNote(pp *plan.PackingPlan) string {
-	if len(pp.NodeTypes) > 0 {
-		return fmt.Sprintf("%d nodes costing %s; no mix costs less than %s (gap %s).", pp.NodesUsed,
-			FormatNumber(pp.Cost), FormatNumber(pp.CostLowerBound), FormatPercent(ratio(pp.Cost, pp.CostLowerBound)-1))
-	}
-	return fmt.Sprintf("%d nodes; no packing uses fewer than %d (optimal: %s).", pp.NodesUsed, pp.LowerBound, NumberFormat(ShowYesNo).Text(pp.Optimal))
-}
-
-// SizingCurveStepTable lists the points of a bundle's sizing curve.
-func SizingCurveStepTable(curve []plan.SizingPoint) StepTable {
-	t := StepTable{Sheet: "Sizing curve", Title: "Sizing: cost vs nodes",
-		Columns: []Column{{"sizing", ShowText}, {"nodes (count)", ShowInteger}, {"cost (cost)", ShowDecimal2}, {"lower bound (cost)", ShowDecimal2}}}
-	for _, p := range curve {
-		t.Rows = append(t.Rows, []any{p.Label, p.Nodes, p.Cost, p.LowerBound})
-	}
-	return t
-}
-
-// secondsPerHour converts the documents' seconds to the report's hours.
-const secondsPerHour = 3600
-
-// DAGStepTable has one row per job: tasks, makespan and every lower bound
-// in hours, the gap to the best bound and whether the schedule is optimal.
-func DAGStepTable(doc *plan.DAGSchedule) StepTable {
-	t := StepTable{Sheet: "DAG schedules", Title: "DAG schedules and their lower bounds",
-		Note: fmt.Sprintf("%d jobs, %d optimal; mean gap to the best lower bound %s, largest %s.",
-			doc.Summary.Jobs, doc.Summary.Optimal, FormatPercent(doc.Summary.MeanGap), FormatPercent(doc.Summary.MaxGap)),
-		Columns: []Column{{"job", ShowText}, {"tasks (count)", ShowInteger}, {"makespan (hours)", ShowDecimal4},
-			{"best bound (hours)", ShowDecimal4}, {"critical path (hours)", ShowDecimal4}, {"TWork (hours)", ShowDecimal4},
-			{"NewLB (hours)", ShowDecimal4}, {"gap (%)", ShowPercent}, {"optimal (yes/no)", ShowYesNo}, {"method", ShowText}}}
-	for _, j := range doc.Jobs {
-		b := j.Bounds
-		t.Rows = append(t.Rows, []any{j.Name, j.NumTasks, j.Makespan / secondsPerHour, b.Best / secondsPerHour,
-			b.CPLength / secondsPerHour, b.TWork / secondsPerHour, b.NewLB / secondsPerHour, j.Gap, j.Optimal, j.Method})
-	}
-	return t
-}
-
-// StepTables returns the tables of every step the bundle holds, in report
-// order (the summary and warnings are separate: SummaryTable,
-// WarningsTable).
-func StepTables(b *plan.Bundle) []StepTable {
-	var out []StepTable
-	if b.FairShare != nil {
-		out = append(out, FairShareStepTable(b.FairShare), CertificateStepTable(b.FairShare))
-	}
-	if b.Shapes != nil {
-		out = append(out, ShapesStepTable(b.Shapes))
-	}
-	if b.Ownership != nil {
-		out = append(out, OwnershipStepTable(b.Ownership), OwnershipNodesStepTable(b.Ownership))
-	}
-	if b.Sizing != nil {
-		out = append(out, SizingStepTable(b.Sizing))
-	}
-	if b.Plan != nil && len(b.Plan.SizingCurve) > 0 {
-		out = append(out, SizingCurveStepTable(b.Plan.SizingCurve))
-	}
-	if b.DAG != nil {
-		out = append(out, DAGStepTable(b.DAG))
-	}
-	return out
 }

@@ -218,19 +218,17 @@ func (b legendBox) Thumbnail(c *draw.Canvas) {
 
 // verticalLine is a dashed line at x over the y range [y0, y1].
 func verticalLine(x, y0, y1 float64, clr color.Color) (*plotter.Line, error) {
-	l, err := plotter.NewLine(plotter.XYs{{X: x, Y: y0}, {X: x, Y: y1}})
-	if err != nil {
-		return nil, err
-	}
-	l.Color = clr
-	l.Width = vg.Points(1.5)
-	l.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
-	return l, nil
+	return dashedLine(plotter.XYs{{X: x, Y: y0}, {X: x, Y: y1}}, clr)
 }
 
 // horizontalLine is a dashed line at y over the x range [x0, x1].
 func horizontalLine(y, x0, x1 float64, clr color.Color) (*plotter.Line, error) {
-	l, err := plotter.NewLine(plotter.XYs{{X: x0, Y: y}, {X: x1, Y: y}})
+	return dashedLine(plotter.XYs{{X: x0, Y: y}, {X: x1, Y: y}}, clr)
+}
+
+// dashedLine is the style of every bound and marker line.
+func dashedLine(pts plotter.XYs, clr color.Color) (*plotter.Line, error) {
+	l, err := plotter.NewLine(pts)
 	if err != nil {
 		return nil, err
 	}
