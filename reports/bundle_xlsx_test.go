@@ -217,3 +217,26 @@ func zipCharts(t *testing.T, data []byte) (charts int, drawings map[string]bool)
 	}
 	return charts, drawings
 }
+
+// BenchmarkBundleReports times the figures, the HTML page and the
+// workbook of the example bundle.
+func BenchmarkBundleReports(b *testing.B) {
+	bundle := &plan.Bundle{FairShare: testplans.FairShare(b), Shapes: testplans.Shapes(b), Ownership: testplans.Ownership(b),
+		Sizing: testplans.Sizing(b), DAG: testplans.DAG(b)}
+	for b.Loop() {
+		figs, err := Figures(bundle)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := HTMLReport(bundle, HTMLOptions{Figures: figs}); err != nil {
+			b.Fatal(err)
+		}
+		wb, err := BundleWorkbook(bundle, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := wb.Write(io.Discard); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
