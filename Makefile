@@ -23,8 +23,10 @@ fuzz:
 		echo "fuzz $$f ($(FUZZTIME))"; \
 		$(GO) test -run='^$$' -fuzz="^$$f$$" -fuzztime=$(FUZZTIME) -fuzzminimizetime=1s ./datasets/ || exit 1; \
 	done
-	@echo "fuzz FuzzDecodeDocument ($(FUZZTIME))"
-	@$(GO) test -run='^$$' -fuzz='^FuzzDecodeDocument$$' -fuzztime=$(FUZZTIME) -fuzzminimizetime=1s ./plan/
+	@for f in FuzzDecodeDocument FuzzDecodePlan; do \
+		echo "fuzz $$f ($(FUZZTIME))"; \
+		$(GO) test -run='^$$' -fuzz="^$$f$$" -fuzztime=$(FUZZTIME) -fuzzminimizetime=1s ./plan/ || exit 1; \
+	done
 
 # Tests of the COIN-OR CLP backend (needs coinor-libclp-dev; .ci/run installs it).
 test-clp:

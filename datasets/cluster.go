@@ -1,9 +1,7 @@
 package datasets
 
 import (
-	"fmt"
 	"maps"
-	"os"
 	"strconv"
 
 	"github.com/capplan/capplan/internal/inputerr"
@@ -136,9 +134,9 @@ func (c *Cluster) Nodes() []Node {
 // (YAML or JSON) or the output of `kubectl get nodes -o json`, told apart by
 // content. Input mistakes give an *inputerr.Error listing all of them.
 func LoadCluster(path string, opts LoadOptions) (*Cluster, error) {
-	data, err := os.ReadFile(path)
+	data, err := ReadFile(path, 0)
 	if err != nil {
-		return nil, fmt.Errorf("datasets: %w", err)
+		return nil, err
 	}
 	return ParseCluster(path, data, opts)
 }

@@ -1,10 +1,8 @@
 package datasets
 
 import (
-	"fmt"
 	"math"
 	"math/big"
-	"os"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -89,9 +87,9 @@ const maxWeight = 1e12
 // LoadDemand reads a capplan/v1 Demand (YAML or JSON). Input mistakes give
 // an *inputerr.Error listing all of them.
 func LoadDemand(path string) (*Demand, error) {
-	data, err := os.ReadFile(path)
+	data, err := ReadFile(path, 0)
 	if err != nil {
-		return nil, fmt.Errorf("datasets: %w", err)
+		return nil, err
 	}
 	return ParseDemand(path, data)
 }

@@ -1,9 +1,6 @@
 package datasets
 
 import (
-	"fmt"
-	"os"
-
 	"github.com/capplan/capplan/internal/inputerr"
 )
 
@@ -27,9 +24,9 @@ const kindKubectl = "kubectl node list"
 // *inputerr.Error listing all of them; this is what `capplan validate`
 // runs on each file.
 func Load(path string, opts LoadOptions) (any, error) {
-	data, err := os.ReadFile(path)
+	data, err := ReadFile(path, 0)
 	if err != nil {
-		return nil, fmt.Errorf("datasets: %w", err)
+		return nil, err
 	}
 	return Parse(path, data, opts)
 }

@@ -2,8 +2,6 @@ package datasets
 
 import (
 	"encoding/json"
-	"fmt"
-	"os"
 
 	"k8s.io/apimachinery/pkg/api/resource"
 
@@ -95,9 +93,9 @@ var (
 // including dependency cycles, give an *inputerr.Error listing all of
 // them.
 func LoadWorkload(path string) (*Workload, error) {
-	data, err := os.ReadFile(path)
+	data, err := ReadFile(path, 0)
 	if err != nil {
-		return nil, fmt.Errorf("datasets: %w", err)
+		return nil, err
 	}
 	return ParseWorkload(path, data)
 }

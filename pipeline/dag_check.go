@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/capplan/capplan/dag"
+	"github.com/capplan/capplan/datasets"
 	"github.com/capplan/capplan/plan"
 )
 
@@ -47,7 +48,7 @@ func DAGCheck(o DAGCheckOptions) (*plan.DAGCheck, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, err := readInput(o.SchedulePath)
+	data, err := datasets.ReadFile(o.SchedulePath, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -76,7 +77,7 @@ func DAGCheck(o DAGCheckOptions) (*plan.DAGCheck, error) {
 	}
 	flags := map[string]string{}
 	o.Input.flags(flags)
-	inputs = append(append(src.inputs, inputs...), plan.Input{Role: "schedule", Path: o.SchedulePath, SHA256: digest(data)})
+	inputs = append(append(src.inputs, inputs...), plan.Input{Role: "schedule", Path: o.SchedulePath, SHA256: plan.Digest(data)})
 	groups := machines.docGroups()
 	doc := &plan.DAGCheck{
 		Header:   header(plan.KindDAGCheck, o.Generator, inputs, flags, nil),

@@ -36,7 +36,7 @@ func (o *DAGInput) readSource() (*dagSource, error) {
 		data = datasets.ExampleFiles()["workload.yaml"]
 	} else {
 		var err error
-		if data, err = readInput(o.Path); err != nil {
+		if data, err = datasets.ReadFile(o.Path, 0); err != nil {
 			return nil, err
 		}
 	}
@@ -45,7 +45,7 @@ func (o *DAGInput) readSource() (*dagSource, error) {
 		return nil, err
 	}
 	src.format = format
-	src.inputs = []plan.Input{{Role: format, Path: src.path, SHA256: digest(data)}}
+	src.inputs = []plan.Input{{Role: format, Path: src.path, SHA256: plan.Digest(data)}}
 	switch format {
 	case dagFormatPSPLIB:
 		inst, err := dags.ParsePSPLIB(src.path, bytes.NewReader(data))

@@ -110,7 +110,7 @@ func (o *DAGInput) resolveMachines(src *dagSource) (*dagMachines, []plan.Input, 
 		}
 		m = dagIdenticalMachines("machine", count, capacity)
 	case o.ClusterPath != "":
-		data, err := readInput(o.ClusterPath)
+		data, err := datasets.ReadFile(o.ClusterPath, 0)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -119,7 +119,7 @@ func (o *DAGInput) resolveMachines(src *dagSource) (*dagMachines, []plan.Input, 
 			return nil, nil, err
 		}
 		m = dagClusterMachines(c)
-		inputs = append(inputs, plan.Input{Role: "cluster", Path: o.ClusterPath, SHA256: digest(data)})
+		inputs = append(inputs, plan.Input{Role: "cluster", Path: o.ClusterPath, SHA256: plan.Digest(data)})
 	case src.format == dagFormatAlibaba:
 		m = dagIdenticalMachines("alibaba", count, dagMergeCapacity(map[string]float64{"cpu": dags.AlibabaMachine[0], "mem": dags.AlibabaMachine[1]}, o.capacity))
 	case o.Machines > 0 || o.MachineCapacity != "":
@@ -131,7 +131,7 @@ func (o *DAGInput) resolveMachines(src *dagSource) (*dagMachines, []plan.Input, 
 			return nil, nil, fmt.Errorf("embedded example is invalid: %w", err)
 		}
 		m = dagClusterMachines(c)
-		inputs = append(inputs, plan.Input{Role: "cluster", Path: "example:cluster.yaml", SHA256: digest(data)})
+		inputs = append(inputs, plan.Input{Role: "cluster", Path: "example:cluster.yaml", SHA256: plan.Digest(data)})
 	default:
 		return nil, nil, optionErrorf("%s: a workload needs machines: give --cluster FILE, or --machines N (with --machine-capacity)", src.path)
 	}

@@ -1,10 +1,7 @@
 package pipeline
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"os"
 
 	"github.com/capplan/capplan/datasets"
 	"github.com/capplan/capplan/plan"
@@ -60,7 +57,7 @@ func (in Inputs) read() (*loaded, error) {
 		files := datasets.ExampleFiles()
 		for _, f := range []struct{ role, name string }{{"cluster", "cluster.yaml"}, {"demand", "demand.yaml"}} {
 			data := files[f.name]
-			l.Inputs = append(l.Inputs, plan.Input{Role: f.role, Path: "example:" + f.name, SHA256: digest(data)})
+			l.Inputs = append(l.Inputs, plan.Input{Role: f.role, Path: "example:" + f.name, SHA256: plan.Digest(data)})
 			var err error
 			if f.role == "cluster" {
 				l.Cluster, err = datasets.ParseCluster("example:"+f.name, data, opts)
@@ -73,17 +70,17 @@ func (in Inputs) read() (*loaded, error) {
 		}
 		return &l, nil
 	}
-	cdata, err := readInput(in.ClusterPath)
+	cdata, err := datasets.ReadFile(in.ClusterPath, 0)
 	if err != nil {
 		return nil, err
 	}
-	ddata, err := readInput(in.DemandPath)
+	ddata, err := datasets.ReadFile(in.DemandPath, 0)
 	if err != nil {
 		return nil, err
 	}
 	l := &loaded{Inputs: []plan.Input{
-		{Role: "cluster", Path: in.ClusterPath, SHA256: digest(cdata)},
-		{Role: "demand", Path: in.DemandPath, SHA256: digest(ddata)},
+		{Role: "cluster", Path: in.ClusterPath, SHA256: plan.Digest(cdata)},
+		{Role: "demand", Path: in.DemandPath, SHA256: plan.Digest(ddata)},
 	}}
 	if l.Cluster, err = datasets.ParseCluster(in.ClusterPath, cdata, opts); err != nil {
 		return nil, err
@@ -92,21 +89,6 @@ func (in Inputs) read() (*loaded, error) {
 		return nil, err
 	}
 	return l, nil
-}
-
-// readInput reads a whole input file.
-func readInput(path string) ([]byte, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("reading input: %w", err)
-	}
-	return data, nil
-}
-
-// digest is the hex SHA-256 of an input, recorded in documents.
-func digest(data []byte) string {
-	sum := sha256.Sum256(data)
-	return hex.EncodeToString(sum[:])
 }
 
 // header starts a document header: what made it and from what.

@@ -105,7 +105,7 @@ func Pack(o PackOptions) (*PackResult, error) {
 	flags := map[string]string{"shapes": o.ShapesPath, "shares": o.Shares}
 	budgetFlags(flags, o.MaxWork, o.TimeLimit)
 	if o.FromPath != "" {
-		data, err := readInput(o.FromPath)
+		data, err := datasets.ReadFile(o.FromPath, 0)
 		if err != nil {
 			return nil, err
 		}
@@ -117,7 +117,7 @@ func Pack(o PackOptions) (*PackResult, error) {
 			return nil, err
 		}
 		opt.Mutable = o.Mutable
-		inputs = append(inputs, plan.Input{Role: "from", Path: o.FromPath, SHA256: digest(data)})
+		inputs = append(inputs, plan.Input{Role: "from", Path: o.FromPath, SHA256: plan.Digest(data)})
 		flags["from"], flags["mutable"] = o.FromPath, strconv.FormatFloat(o.Mutable, 'g', -1, 64)
 	}
 	tSolve := time.Now()
@@ -152,7 +152,7 @@ func (o *PackOptions) catalog(in *loaded) (*plan.ShapeCatalog, []plan.Input, err
 	inputs := slices.Clone(in.Inputs)
 	cat := o.Catalog
 	if cat == nil {
-		data, err := readInput(o.ShapesPath)
+		data, err := datasets.ReadFile(o.ShapesPath, 0)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -160,7 +160,7 @@ func (o *PackOptions) catalog(in *loaded) (*plan.ShapeCatalog, []plan.Input, err
 		if err := plan.DecodeDocument(o.ShapesPath, data, plan.KindShapeCatalog, cat); err != nil {
 			return nil, nil, err
 		}
-		inputs = append(inputs, plan.Input{Role: "shapes", Path: o.ShapesPath, SHA256: digest(data)})
+		inputs = append(inputs, plan.Input{Role: "shapes", Path: o.ShapesPath, SHA256: plan.Digest(data)})
 	}
 	if err := plan.CheckCatalogDocument(o.ShapesPath, cat, in.Cluster.Resources); err != nil {
 		return nil, nil, err

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/capplan/capplan/binpack/vbp"
+	"github.com/capplan/capplan/datasets"
 	"github.com/capplan/capplan/internal/kvlist"
 	"github.com/capplan/capplan/plan"
 )
@@ -81,7 +82,7 @@ func Size(o SizeOptions) (*plan.PackingPlan, error) {
 	seed := int64(o.Seed)
 	h := plan.Header{Generator: o.Generator, Seed: &seed, Flags: flags}
 	if o.VBPPath != "" {
-		data, err := readInput(o.VBPPath)
+		data, err := datasets.ReadFile(o.VBPPath, 0)
 		if err != nil {
 			return nil, err
 		}
@@ -93,7 +94,7 @@ func Size(o SizeOptions) (*plan.PackingPlan, error) {
 		for d := range dims {
 			dims[d] = "d" + strconv.Itoa(d)
 		}
-		h.Inputs = []plan.Input{{Role: "vbp", Path: o.VBPPath, SHA256: digest(data)}}
+		h.Inputs = []plan.Input{{Role: "vbp", Path: o.VBPPath, SHA256: plan.Digest(data)}}
 		return sizeOneType(h, o.Seed, inst, dims, nil, nil)
 	}
 	types, err := parseNodeTypes(o.NodeTypes)

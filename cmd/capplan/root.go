@@ -77,6 +77,8 @@ plans with proven quality, and writes them for schedulers and spreadsheets.`,
 		newShapesCmd(io),
 		newPackCmd(io),
 		newDAGCmd(io),
+		newExportCmd(io),
+		newReportCmd(io),
 	)
 	return root
 }
