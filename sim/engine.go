@@ -18,13 +18,13 @@ type Sim struct {
 	elig    *eligibility
 	index   *FreeIndex
 
-	free     []int64 // M×D: fit limit minus demand of the running tasks
-	slots    []int64 // free task slots per machine
-	mRunning []int32
+	free      []int64 // M×D: fit limit minus demand of the running tasks
+	slots     []int64 // free task slots per machine
+	mRunning  []int32
 	onMachine [][]TaskRef // running tasks per machine, in start order
-	reserved []UserID // claimant a killed task's machine is held for
-	total    Vec      // C: the cluster's total capacity
-	invC     []float64
+	reserved  []UserID    // claimant a killed task's machine is held for
+	total     Vec         // C: the cluster's total capacity
+	invC      []float64
 
 	users    []userRT
 	jobs     []*jobRT // by JobID; nil before arrival, after finish or when rejected
@@ -89,9 +89,9 @@ type Rejection struct {
 // Stats counts the work of a run. Events are non-stale heap pops.
 type Stats struct {
 	Events, Rounds, Placements, Preemptions int64
-	Kills, Suspends, Migrations            int64
-	PeakLiveTasks                          int64
-	liveTasks                              int64
+	Kills, Suspends, Migrations             int64
+	PeakLiveTasks                           int64
+	liveTasks                               int64
 }
 
 // Run simulates the jobs of src under cfg and returns the result. A job

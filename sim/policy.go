@@ -59,7 +59,7 @@ type Observer interface {
 // only some methods.
 type NopObserver struct{}
 
-func (NopObserver) JobArrived(*State, JobID)                     {}
-func (NopObserver) JobFinished(*State, JobID)                    {}
-func (NopObserver) TaskStarted(*State, TaskRef, MachineID)       {}
+func (NopObserver) JobArrived(*State, JobID)                      {}
+func (NopObserver) JobFinished(*State, JobID)                     {}
+func (NopObserver) TaskStarted(*State, TaskRef, MachineID)        {}
 func (NopObserver) TaskEnded(*State, TaskRef, MachineID, EndKind) {}

@@ -36,7 +36,7 @@ type JobRecord struct {
 	// LB is max(critical path, ⌈TWork⌉) of the actual durations on the
 	// whole cluster: no schedule finishes the job sooner (SIMULATE.md
 	// §4.1). CPL is the critical path of the estimates.
-	LB, CPL                            Tick
+	LB, CPL                               Tick
 	Attempts, Kills, Suspends, Migrations int32
 	// Wasted is the task time lost to kills; WastedWork the same weighted
 	// by NormSum(demand).

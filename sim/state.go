@@ -178,16 +178,16 @@ type MachineView struct {
 	id MachineID
 }
 
-func (m MachineView) ID() MachineID               { return m.id }
-func (m MachineView) Name() string                { return m.s.cl.Machines[m.id].Name }
-func (m MachineView) Class() ClassID              { return m.s.classOf[m.id] }
-func (m MachineView) Cap() Vec                    { return m.s.cl.Machines[m.id].Cap }
-func (m MachineView) Labels() map[string]string   { return m.s.cl.Machines[m.id].Labels }
-func (m MachineView) Running() int                { return int(m.s.mRunning[m.id]) }
-func (m MachineView) Node() int32                 { return m.s.cl.Machines[m.id].Node }
-func (m MachineView) Owner() UserID               { return m.s.cl.Machines[m.id].Owner }
-func (m MachineView) ReservedFor() UserID         { return m.s.reserved[m.id] }
-func (m MachineView) FreeSlots() int64            { return m.s.slots[m.id] }
+func (m MachineView) ID() MachineID             { return m.id }
+func (m MachineView) Name() string              { return m.s.cl.Machines[m.id].Name }
+func (m MachineView) Class() ClassID            { return m.s.classOf[m.id] }
+func (m MachineView) Cap() Vec                  { return m.s.cl.Machines[m.id].Cap }
+func (m MachineView) Labels() map[string]string { return m.s.cl.Machines[m.id].Labels }
+func (m MachineView) Running() int              { return int(m.s.mRunning[m.id]) }
+func (m MachineView) Node() int32               { return m.s.cl.Machines[m.id].Node }
+func (m MachineView) Owner() UserID             { return m.s.cl.Machines[m.id].Owner }
+func (m MachineView) ReservedFor() UserID       { return m.s.reserved[m.id] }
+func (m MachineView) FreeSlots() int64          { return m.s.slots[m.id] }
 
 // Free returns the free capacity: the fit limit (capacity × overbook)
 // minus the demand of the running tasks. Do not modify.
@@ -199,11 +199,11 @@ type UserView struct {
 	id UserID
 }
 
-func (u UserView) ID() UserID             { return u.id }
-func (u UserView) Name() string           { return u.s.cfg.Users[u.id].Name }
-func (u UserView) Weight() int64          { return u.s.users[u.id].weight }
-func (u UserView) Eligible() *ClassSet    { return u.s.users[u.id].elig }
-func (u UserView) ActiveJobs() int        { return int(u.s.users[u.id].activeJobs) }
+func (u UserView) ID() UserID          { return u.id }
+func (u UserView) Name() string        { return u.s.cfg.Users[u.id].Name }
+func (u UserView) Weight() int64       { return u.s.users[u.id].weight }
+func (u UserView) Eligible() *ClassSet { return u.s.users[u.id].elig }
+func (u UserView) ActiveJobs() int     { return int(u.s.users[u.id].activeJobs) }
 
 // Usage returns what the user's running tasks are charged. Do not modify.
 func (u UserView) Usage() Vec { return u.s.users[u.id].usage }

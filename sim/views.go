@@ -6,19 +6,19 @@ type JobView struct {
 	j *jobRT
 }
 
-func (v JobView) ID() JobID            { return v.j.id }
-func (v JobView) Name() string         { return v.j.spec.Name }
-func (v JobView) User() UserID         { return v.j.spec.User }
-func (v JobView) Weight() int64        { return v.s.users[v.j.spec.User].weight }
-func (v JobView) Arrival() Tick        { return v.j.spec.Arrival }
-func (v JobView) NumTasks() int        { return len(v.j.tasks) }
-func (v JobView) NumStages() int       { return len(v.j.st) }
-func (v JobView) Running() int         { return int(v.j.running) }
-func (v JobView) Runnable() int        { return int(v.j.pending) }
-func (v JobView) Unfinished() int      { return int(v.j.left) }
-func (v JobView) Eligible() *ClassSet  { return v.j.elig }
-func (v JobView) Links() []Link        { return v.j.spec.Links }
-func (v JobView) Edges() []Edge        { return v.j.spec.Edges }
+func (v JobView) ID() JobID             { return v.j.id }
+func (v JobView) Name() string          { return v.j.spec.Name }
+func (v JobView) User() UserID          { return v.j.spec.User }
+func (v JobView) Weight() int64         { return v.s.users[v.j.spec.User].weight }
+func (v JobView) Arrival() Tick         { return v.j.spec.Arrival }
+func (v JobView) NumTasks() int         { return len(v.j.tasks) }
+func (v JobView) NumStages() int        { return len(v.j.st) }
+func (v JobView) Running() int          { return int(v.j.running) }
+func (v JobView) Runnable() int         { return int(v.j.pending) }
+func (v JobView) Unfinished() int       { return int(v.j.left) }
+func (v JobView) Eligible() *ClassSet   { return v.j.elig }
+func (v JobView) Links() []Link         { return v.j.spec.Links }
+func (v JobView) Edges() []Edge         { return v.j.spec.Edges }
 func (v JobView) Task(i int32) TaskView { return TaskView{v.s, v.j, i} }
 
 // Start returns the time the job's first task started, or −1.
@@ -70,12 +70,12 @@ type TaskView struct {
 	v int32
 }
 
-func (t TaskView) Ref() TaskRef         { return TaskRef{t.j.id, t.v} }
-func (t TaskView) Stage() int32         { return t.j.tasks[t.v].stage }
-func (t TaskView) State() TaskState     { return t.j.tasks[t.v].state }
-func (t TaskView) Machine() MachineID   { return t.j.tasks[t.v].machine }
-func (t TaskView) Key() int64           { return t.j.tasks[t.v].key }
-func (t TaskView) Eligible() *ClassSet  { return t.j.st[t.j.tasks[t.v].stage].elig }
+func (t TaskView) Ref() TaskRef        { return TaskRef{t.j.id, t.v} }
+func (t TaskView) Stage() int32        { return t.j.tasks[t.v].stage }
+func (t TaskView) State() TaskState    { return t.j.tasks[t.v].state }
+func (t TaskView) Machine() MachineID  { return t.j.tasks[t.v].machine }
+func (t TaskView) Key() int64          { return t.j.tasks[t.v].key }
+func (t TaskView) Eligible() *ClassSet { return t.j.st[t.j.tasks[t.v].stage].elig }
 
 // Est returns the estimated duration d̂.
 func (t TaskView) Est() Tick { return t.j.tasks[t.v].est }
@@ -104,14 +104,14 @@ type StageView struct {
 	si int32
 }
 
-func (v StageView) Name() string         { return v.j.spec.Stages[v.si].Name }
-func (v StageView) Tasks() int32         { return v.j.spec.Stages[v.si].Tasks }
-func (v StageView) Unfinished() int32    { return v.j.stageLeft[v.si] }
-func (v StageView) Running() int32       { return v.j.st[v.si].running }
-func (v StageView) Runnable() int        { return len(v.j.st[v.si].heap) }
-func (v StageView) Eligible() *ClassSet  { return v.j.st[v.si].elig }
-func (v StageView) BarrierParents() []int32  { return v.j.g.bPar[v.si] }
-func (v StageView) BarrierChildren() []int32 { return v.j.g.bChild[v.si] }
+func (v StageView) Name() string              { return v.j.spec.Stages[v.si].Name }
+func (v StageView) Tasks() int32              { return v.j.spec.Stages[v.si].Tasks }
+func (v StageView) Unfinished() int32         { return v.j.stageLeft[v.si] }
+func (v StageView) Running() int32            { return v.j.st[v.si].running }
+func (v StageView) Runnable() int             { return len(v.j.st[v.si].heap) }
+func (v StageView) Eligible() *ClassSet       { return v.j.st[v.si].elig }
+func (v StageView) BarrierParents() []int32   { return v.j.g.bPar[v.si] }
+func (v StageView) BarrierChildren() []int32  { return v.j.g.bChild[v.si] }
 func (v StageView) OneToOneParents() []int32  { return v.j.g.oPar[v.si] }
 func (v StageView) OneToOneChildren() []int32 { return v.j.g.oChild[v.si] }
 
