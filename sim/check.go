@@ -241,34 +241,28 @@ func (c *checker) checkIndex() {
 	}
 }
 
-// checkWorkConserving fails when a runnable task fits some eligible
-// machine after the Round (SIMULATE.md §7.1.5).
+// checkWorkConserving fails when a runnable group's head — the task the
+// group FIFO allows next — fits some eligible machine after the Round
+// (SIMULATE.md §3.0, §7.1.5). It scans machines, not the index.
 func (c *checker) checkWorkConserving() {
 	s := c.s
 	for _, id := range s.runnable {
 		j := s.jobs[id]
 		for _, si := range j.groups {
-			seen := map[string]bool{}
-			for _, v := range j.st[si].heap {
-				dem := j.demand(v)
-				key := fmt.Sprint(dem)
-				if seen[key] {
+			v := j.st[si].heap[0]
+			dem := j.demand(v)
+			for mi := range s.cl.Machines {
+				m := MachineID(mi)
+				if !j.st[si].elig.Has(s.classOf[m]) || s.slots[m] < 1 {
 					continue
 				}
-				seen[key] = true
-				for mi := range s.cl.Machines {
-					m := MachineID(mi)
-					if !j.st[si].elig.Has(s.classOf[m]) || s.slots[m] < 1 {
-						continue
-					}
-					if r := s.reserved[m]; r != NoUser && r != j.spec.User {
-						continue
-					}
-					if s.machineFree(m).Dominates(dem) {
-						c.fail("work-conservation", fmt.Sprintf("%s policy left %s runnable while it fits machine %s",
-							s.policy.Name(), TaskRef{id, v}, s.cl.Machines[m].Name))
-						return
-					}
+				if r := s.reserved[m]; r != NoUser && r != j.spec.User {
+					continue
+				}
+				if s.machineFree(m).Dominates(dem) {
+					c.fail("work-conservation", fmt.Sprintf("%s policy left %s runnable while it fits machine %s",
+						s.policy.Name(), TaskRef{id, v}, s.cl.Machines[m].Name))
+					return
 				}
 			}
 		}

@@ -55,11 +55,11 @@ type tJob struct {
 }
 
 type tHead struct {
-	g    sim.GroupRef
-	job  int // index in jobs
-	t    sim.TaskRef
-	dem  sim.Vec
-	elig *sim.ClassSet
+	g     sim.GroupRef
+	job   int // index in jobs
+	t     sim.TaskRef
+	fits  bool // t fits the machine being filled
+	align float64
 }
 
 func init() {
@@ -199,16 +199,19 @@ func (t *tetris) fillMachine(s *sim.State, p *sim.Planner, m sim.MachineID) {
 			// pass 0: heads of Jf; pass 1: heads of all jobs
 			var sumAlign float64
 			n := 0
-			for i, h := range t.heads {
-				if !t.live(s, h) || (pass == 0 && !t.jobs[h.job].front) {
+			for i := range t.heads {
+				h := &t.heads[i]
+				h.fits = false
+				if !t.live(s, *h) || (pass == 0 && !t.jobs[h.job].front) {
 					continue
 				}
 				head := s.Group(h.g).Head()
 				if !s.Fits(head, m) {
 					continue
 				}
-				t.heads[i].t = head
-				sumAlign += Align(s.Task(head).Demand(), mv.Free(), mv.Cap())
+				h.t, h.fits = head, true
+				h.align = Align(s.Task(head).Demand(), mv.Free(), mv.Cap())
+				sumAlign += h.align
 				n++
 			}
 			if n == 0 {
@@ -218,12 +221,13 @@ func (t *tetris) fillMachine(s *sim.State, p *sim.Planner, m sim.MachineID) {
 			if meanWork > 0 {
 				eps = t.p.M * (sumAlign / float64(n)) / meanWork
 			}
-			for i, h := range t.heads {
-				if !t.live(s, h) || (pass == 0 && !t.jobs[h.job].front) || !s.Fits(h.t, m) || h.t != s.Group(h.g).Head() {
+			for i := range t.heads {
+				h := &t.heads[i]
+				if !h.fits {
 					continue
 				}
-				score := Align(s.Task(h.t).Demand(), mv.Free(), mv.Cap()) - float64(eps*t.jobs[h.job].work)
-				if !found || score > bestScore || score == bestScore && t.better(h, t.heads[best]) {
+				score := h.align - float64(eps*t.jobs[h.job].work)
+				if !found || score > bestScore || score == bestScore && t.better(*h, t.heads[best]) {
 					best, bestScore, found = i, score, true
 				}
 			}
