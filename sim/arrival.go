@@ -21,8 +21,7 @@ func (s *Sim) admit(id JobID, j Job) (*pendingJob, string) {
 	if j.Rank != nil && len(j.Rank) != g.n() {
 		return nil, fmt.Sprintf("%d ranks for %d tasks", len(j.Rank), g.n())
 	}
-	order := g.topo()
-	if order == nil {
+	if !g.analyse() {
 		return nil, "the job's dependencies have a cycle"
 	}
 	user := &s.cfg.Users[j.User]
@@ -40,7 +39,7 @@ func (s *Sim) admit(id JobID, j Job) (*pendingJob, string) {
 			}
 		}
 	}
-	return &pendingJob{id: id, job: j, g: g, order: order}, ""
+	return &pendingJob{id: id, job: j, g: g}, ""
 }
 
 // unfit returns why no machine of the set can hold r when empty, or "".
@@ -132,8 +131,11 @@ func (s *Sim) arrive(id JobID) {
 			}
 		}
 	}
-	j.cpl = s.keys(j, p.order)
-	_, cplAct := g.longest(p.order, func(v int32) Tick { return j.tasks[v].act })
+	j.cpl = s.keys(j)
+	cplAct := j.cpl
+	if s.cfg.Noise > 0 {
+		cplAct = g.cpl(func(v int32) Tick { return j.tasks[v].act })
+	}
 	tw := 0.0
 	for _, x := range twork {
 		tw = max(tw, x)
@@ -163,22 +165,20 @@ const lbTol = 1e-9
 
 // keys sets every task's intra key (SIMULATE.md §3.0) and returns the
 // critical path of the estimates, cpl(j).
-func (s *Sim) keys(j *jobRT, order []int32) Tick {
+func (s *Sim) keys(j *jobRT) Tick {
 	g := j.g
 	est := func(v int32) Tick { return j.tasks[v].est }
-	_, cpl := g.longest(order, est)
+	cpl := g.cpl(est)
 	switch s.traits.Intra {
 	case IntraBFS:
-		depth := g.stageDepth(order)
+		depth := g.stageDepth()
 		S := int64(len(j.st))
 		for v := range j.tasks {
 			st := j.tasks[v].stage
 			j.tasks[v].key = int64(depth[st])*S + int64(st)
 		}
 	case IntraCP:
-		for v, bl := range g.bottomLevels(order, est) {
-			j.tasks[v].key = -int64(bl)
-		}
+		g.bottomLevels(est, func(v int32, bl Tick) { j.tasks[v].key = -int64(bl) })
 	case IntraID:
 		for v := range j.tasks {
 			j.tasks[v].key = int64(v)

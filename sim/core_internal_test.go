@@ -8,12 +8,13 @@ import (
 )
 
 // TestEventHeapOrder pops random events in (at, kind, a, b, ver) order.
+// The packed key must order like the tuple.
 func TestEventHeapOrder(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	var h eventHeap
 	var all []event
 	for i := 0; i < 5000; i++ {
-		e := event{at: Tick(rng.IntN(50)), kind: uint8(rng.IntN(4)), a: int32(rng.IntN(20)), b: int32(rng.IntN(20)), ver: uint32(rng.IntN(3))}
+		e := mkEvent(Tick(rng.IntN(50)), uint8(rng.IntN(4)), int32(rng.IntN(20)), int32(rng.IntN(20)), uint32(rng.IntN(3)))
 		all = append(all, e)
 		h.push(e)
 		if rng.IntN(3) == 0 { // interleave pops
@@ -28,11 +29,14 @@ func TestEventHeapOrder(t *testing.T) {
 		}
 	}
 	slices.SortFunc(all, func(x, y event) int {
-		if x.less(&y) {
-			return -1
-		}
-		if y.less(&x) {
-			return 1
+		for _, c := range [][2]int64{{int64(x.at), int64(y.at)}, {int64(x.kind()), int64(y.kind())}, {int64(x.a()), int64(y.a())},
+			{int64(x.b()), int64(y.b())}, {int64(x.ver), int64(y.ver)}} {
+			if c[0] != c[1] {
+				if c[0] < c[1] {
+					return -1
+				}
+				return 1
+			}
 		}
 		return 0
 	})
@@ -81,6 +85,17 @@ func TestFreeIndex(t *testing.T) {
 		x.ForEachFit(c, r, func(m MachineID) bool { got = append(got, m); return true })
 		if !slices.Equal(got, want) {
 			t.Fatalf("step %d: ForEachFit = %v, want %v", step, got, want)
+		}
+		w := []float64{rng.Float64(), rng.Float64(), rng.Float64()}
+		score := func(f Vec) float64 { return w[0]*float64(f[0]) + w[1]*float64(f[1]) + w[2]*float64(f[2]) }
+		bestM, bestV := NoMachine, 0.0
+		for _, k := range want {
+			if v := score(free[k]); bestM == NoMachine || v > bestV {
+				bestM, bestV = k, v
+			}
+		}
+		if m, v := x.MaxScore(c, r, score); m != bestM || (m != NoMachine && v != bestV) {
+			t.Fatalf("step %d: MaxScore = %d (%v), want %d (%v)", step, m, v, bestM, bestV)
 		}
 		if x.Holds(c, r) != (len(want) > 0) && len(want) > 0 {
 			t.Fatalf("step %d: Holds false with a fitting machine", step)

@@ -74,10 +74,9 @@ type userRT struct {
 
 // pendingJob is the next job to arrive, checked and analysed.
 type pendingJob struct {
-	id    JobID
-	job   Job
-	g     *structure
-	order []int32
+	id  JobID
+	job Job
+	g   *structure
 }
 
 // Rejection is a job dropped at load, and why.
@@ -207,7 +206,7 @@ func (s *Sim) run(src JobSource) (*Result, error) {
 		changed, timer := false, false
 		for s.heap.len() > 0 && s.heap.min().at == t && s.err == nil {
 			ev := s.heap.pop()
-			switch ev.kind {
+			switch ev.kind() {
 			case evFinish:
 				if j, v, ok := s.live(ev); ok {
 					s.stats.Events++
@@ -225,11 +224,11 @@ func (s *Sim) run(src JobSource) (*Result, error) {
 					s.kill(j, v, claim)
 					changed = true
 				} else {
-					delete(s.claims, TaskRef{JobID(ev.a), ev.b})
+					delete(s.claims, TaskRef{JobID(ev.a()), ev.b()})
 				}
 			case evArrival:
 				s.stats.Events++
-				s.arrive(JobID(ev.a))
+				s.arrive(JobID(ev.a()))
 				changed = true
 			case evTimer:
 				s.stats.Events++
@@ -267,15 +266,16 @@ func (s *Sim) run(src JobSource) (*Result, error) {
 // live returns the job and task of a finish or kill event that is not
 // stale: the task still runs the same attempt.
 func (s *Sim) live(ev event) (*jobRT, int32, bool) {
-	j := s.jobs[ev.a]
+	j := s.jobs[ev.a()]
 	if j == nil {
 		return nil, 0, false
 	}
-	t := &j.tasks[ev.b]
+	b := ev.b()
+	t := &j.tasks[b]
 	if t.state != TaskRunning || t.ver != ev.ver {
 		return nil, 0, false
 	}
-	return j, ev.b, true
+	return j, b, true
 }
 
 func (s *Sim) setNow(t Tick) {
@@ -336,7 +336,7 @@ func (s *Sim) pull() error {
 			continue
 		}
 		s.pend = p
-		s.push(event{at: job.Arrival, kind: evArrival, a: int32(id)})
+		s.push(mkEvent(job.Arrival, evArrival, int32(id), 0, 0))
 		return nil
 	}
 }

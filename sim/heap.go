@@ -14,26 +14,28 @@ const (
 // event is one entry of the queue: 24 bytes, keyed (at, kind, a, b, ver).
 // Finish and kill: a = job, b = task, ver = the task's version when
 // scheduled (stale when it changed). Arrival: a = job ordinal. Timer:
-// a = 0.
+// a = b = 0. kind, a and b (both in [0, 2³¹)) are packed into key so that
+// an event compares in two integer comparisons.
 type event struct {
-	at   Tick
-	a, b int32
-	ver  uint32
-	kind uint8
+	at  Tick
+	key uint64 // kind<<62 | a<<31 | b
+	ver uint32
 }
+
+func mkEvent(at Tick, kind uint8, a, b int32, ver uint32) event {
+	return event{at: at, key: uint64(kind)<<62 | uint64(a)<<31 | uint64(b), ver: ver}
+}
+
+func (x *event) kind() uint8 { return uint8(x.key >> 62) }
+func (x *event) a() int32    { return int32(x.key >> 31 & (1<<31 - 1)) }
+func (x *event) b() int32    { return int32(x.key & (1<<31 - 1)) }
 
 func (x *event) less(y *event) bool {
 	if x.at != y.at {
 		return x.at < y.at
 	}
-	if x.kind != y.kind {
-		return x.kind < y.kind
-	}
-	if x.a != y.a {
-		return x.a < y.a
-	}
-	if x.b != y.b {
-		return x.b < y.b
+	if x.key != y.key {
+		return x.key < y.key
 	}
 	return x.ver < y.ver
 }

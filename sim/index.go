@@ -71,8 +71,15 @@ func (x *FreeIndex) set(m MachineID, free Vec, slots int64, hidden bool) {
 		p := t.node[k*D : k*D+D]
 		l := t.node[2*k*D : 2*k*D+D]
 		r := t.node[(2*k+1)*D : (2*k+1)*D+D]
+		changed := false
 		for d := range p {
-			p[d] = max(l[d], r[d])
+			if v := max(l[d], r[d]); v != p[d] {
+				p[d] = v
+				changed = true
+			}
+		}
+		if !changed { // the ancestors' maxima are unchanged too
+			return
 		}
 	}
 }
@@ -143,3 +150,76 @@ func (x *FreeIndex) Holds(c ClassID, r Vec) bool {
 
 // Machines returns the machines of class c in id order. Do not modify.
 func (x *FreeIndex) Machines(c ClassID) []MachineID { return x.trees[c].machines }
+
+// MaxScore returns the machine of class c that holds r and maximises
+// score(free), ties to the lowest id, with its score; NoMachine when none
+// holds r. score must be non-decreasing in every dimension of free (such
+// as the alignment Σ_d (r_d/cap_d)(free_d/cap_d)): then score of a node's
+// per-dimension maxima bounds every machine below it. A depth-first
+// branch and bound visits the child of higher bound first and prunes a
+// subtree whose bound is below the best found, or equal to it when all its
+// machines have higher ids.
+func (x *FreeIndex) MaxScore(c ClassID, r Vec, score func(free Vec) float64) (MachineID, float64) {
+	t := &x.trees[c]
+	if !x.fits(t, 1, r) {
+		return NoMachine, 0
+	}
+	b := bnb{x: x, t: t, r: r, score: score, best: -1}
+	b.visit(1, score(t.node[x.dims:x.dims+x.res]))
+	if b.best < 0 {
+		return NoMachine, 0
+	}
+	return t.machines[b.best], b.val
+}
+
+type bnb struct {
+	x     *FreeIndex
+	t     *classTree
+	r     Vec
+	score func(Vec) float64
+	best  int // leaf index, −1 before the first
+	val   float64
+}
+
+// visit explores node k (which holds r) of bound ub.
+func (b *bnb) visit(k int, ub float64) {
+	t := b.t
+	if b.best >= 0 && (ub < b.val || ub == b.val && b.firstLeaf(k) > b.best) {
+		return
+	}
+	if k >= t.size {
+		b.best, b.val = k-t.size, ub
+		return
+	}
+	x := b.x
+	l, r := 2*k, 2*k+1
+	var ul, ur float64
+	okL, okR := x.fits(t, l, b.r), x.fits(t, r, b.r)
+	if okL {
+		ul = b.score(t.node[l*x.dims : l*x.dims+x.res])
+	}
+	if okR {
+		ur = b.score(t.node[r*x.dims : r*x.dims+x.res])
+	}
+	if okR && (!okL || ur > ul) {
+		b.visit(r, ur)
+		if okL {
+			b.visit(l, ul)
+		}
+		return
+	}
+	if okL {
+		b.visit(l, ul)
+	}
+	if okR {
+		b.visit(r, ur)
+	}
+}
+
+// firstLeaf returns the leaf index of the leftmost leaf below node k.
+func (b *bnb) firstLeaf(k int) int {
+	for k < b.t.size {
+		k *= 2
+	}
+	return k - b.t.size
+}

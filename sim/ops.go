@@ -41,6 +41,7 @@ func (s *Sim) occupy(j *jobRT, v int32, m MachineID) {
 	s.reserved[m] = NoUser // only the claimant may place on a reserved machine
 	s.index.set(m, f, s.slots[m], false)
 	s.addUsage(j, s.charge(dem, m), 1)
+	j.tasks[v].mpos = int32(len(s.onMachine[m]))
 	s.onMachine[m] = append(s.onMachine[m], TaskRef{j.id, v})
 	j.tasks[v].machine = m
 	j.running++
@@ -61,13 +62,13 @@ func (s *Sim) vacate(j *jobRT, v int32) {
 	s.index.set(m, f, s.slots[m], s.reserved[m] != NoUser)
 	s.markDirty(m)
 	s.addUsage(j, s.charge(dem, m), -1)
-	on := s.onMachine[m]
-	for i, r := range on {
-		if r.Job == j.id && r.Task == v {
-			s.onMachine[m] = append(on[:i], on[i+1:]...)
-			break
-		}
+	on := s.onMachine[m] // swap-remove
+	last := len(on) - 1
+	if i := t.mpos; int(i) != last {
+		on[i] = on[last]
+		s.jobs[on[i].Job].tasks[on[i].Task].mpos = i
 	}
+	s.onMachine[m] = on[:last]
 	t.machine = NoMachine
 	j.running--
 	j.st[t.stage].running--
@@ -92,7 +93,7 @@ func (s *Sim) place(j *jobRT, v int32, m MachineID) {
 	if j.start < 0 {
 		j.start = s.now
 	}
-	s.push(event{at: t.end, kind: evFinish, a: int32(j.id), b: v, ver: t.ver})
+	s.push(mkEvent(t.end, evFinish, int32(j.id), v, t.ver))
 	if s.overdue != nil {
 		s.overdue.push(overdueEntry{at: t.estEnd(), job: j.id, task: v, ver: t.ver})
 	}

@@ -160,7 +160,7 @@ func (p *Planner) Preempt(t TaskRef, mode PreemptMode, grace Tick, claimant User
 		}
 		s.claims[t] = claimant
 	}
-	s.push(event{at: s.now + grace, kind: evKill, a: int32(t.Job), b: t.Task, ver: task.ver})
+	s.push(mkEvent(s.now + grace, evKill, int32(t.Job), t.Task, task.ver))
 	return nil
 }
 
@@ -209,7 +209,7 @@ func (p *Planner) WakeAt(at Tick) {
 		return
 	}
 	s.timers[at] = true
-	s.push(event{at: at, kind: evTimer})
+	s.push(mkEvent(at, evTimer, 0, 0, 0))
 }
 
 // Block marks group g blocked for the rest of this Round

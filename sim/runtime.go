@@ -23,7 +23,7 @@ func (s TaskState) String() string { return taskStateNames[s] }
 // remaining time is clipped at 1 tick (SIMULATE.md §2.1).
 const flagOverdue uint8 = 1
 
-// taskRT is the run-time state of one task (64 bytes).
+// taskRT is the run-time state of one task (72 bytes).
 type taskRT struct {
 	est, act Tick // estimated and actual duration
 	start    Tick // start of the current (or last) run
@@ -31,6 +31,7 @@ type taskRT struct {
 	ran      Tick // time run in earlier, suspended runs (progress kept)
 	key      int64
 	hpos     int32 // position in the stage's runnable heap, -1 if absent
+	mpos     int32 // position in its machine's running list
 	stage    int32
 	machine  MachineID
 	ver      uint32 // bumped when a run ends early: stale events are dropped

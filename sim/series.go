@@ -56,6 +56,15 @@ func (s *series) each(a, b Tick, fn func(i int, dt float64)) {
 
 // addGlobal adds the allocation and the running count over [a, b).
 func (s *series) addGlobal(a, b Tick, alloc Vec, running int64) {
+	if i := a / s.w; b <= (i+1)*s.w && i < Tick(s.max) { // within one bucket: the common case
+		v := s.vals[int(i)*s.k:]
+		dt := float64(b - a)
+		for d, x := range alloc {
+			v[d] += float64(x) * dt
+		}
+		v[len(alloc)] += float64(running) * dt
+		return
+	}
 	s.each(a, b, func(i int, dt float64) {
 		v := s.vals[i*s.k:]
 		for d, x := range alloc {
@@ -67,6 +76,10 @@ func (s *series) addGlobal(a, b Tick, alloc Vec, running int64) {
 
 // addUser adds user u's dominant share x over [a, b).
 func (s *series) addUser(a, b Tick, u int, x float64) {
+	if i := a / s.w; b <= (i+1)*s.w && i < Tick(s.max) {
+		s.vals[int(i)*s.k+s.userOff+u] += x * float64(b-a)
+		return
+	}
 	s.each(a, b, func(i int, dt float64) { s.vals[i*s.k+s.userOff+u] += x * dt })
 }
 

@@ -168,8 +168,8 @@ func (st *State) Dom(r Vec) float64 {
 	return x
 }
 
-// RunningOn returns the tasks running on machine m, in start order. Do not
-// modify.
+// RunningOn returns the tasks running on machine m, in no particular
+// order. Do not modify.
 func (st *State) RunningOn(m MachineID) []TaskRef { return st.s.onMachine[m] }
 
 // MachineView is a read-only view of one machine.

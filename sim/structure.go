@@ -15,6 +15,11 @@ type structure struct {
 	oChild, oPar     [][]int32 // one-to-one children / parents per stage
 	succOff, succIdx []int32   // explicit successors (nil without edges)
 	predOff, predIdx []int32   // explicit predecessors (built on demand)
+	// barrierOnly: no explicit edges and no one-to-one links, so every
+	// path computation runs over stages (stageOrder), not tasks (taskOrder).
+	barrierOnly bool
+	stageOrder  []int32
+	taskOrder   []int32
 }
 
 // newStructure validates j's shape and builds its compact graph; it
@@ -84,6 +89,10 @@ func newStructure(j *Job, dims int) (*structure, string) {
 		default:
 			return nil, fmt.Sprintf("stage link %d -> %d has unknown kind %d", l.From, l.To, l.Kind)
 		}
+	}
+	g.barrierOnly = len(j.Edges) == 0
+	for _, l := range j.Links {
+		g.barrierOnly = g.barrierOnly && l.Kind == Barrier
 	}
 	if len(j.Edges) > 0 {
 		g.succOff = make([]int32, n+1)
@@ -186,9 +195,31 @@ func (g *structure) release(u int32, left, stageLeft []int32, ready func(int32))
 	}
 }
 
-// topo returns a topological order of the tasks (Kahn's algorithm, FIFO,
-// sources in index order), or nil when the job has a cycle.
-func (g *structure) topo() []int32 {
+// analyse computes a topological order (of stages when barrierOnly,
+// else of tasks) and reports false when the job has a cycle.
+func (g *structure) analyse() bool {
+	if g.barrierOnly {
+		S := len(g.bPar)
+		indeg := make([]int32, S)
+		for s := range indeg {
+			indeg[s] = int32(len(g.bPar[s]))
+		}
+		order := make([]int32, 0, S)
+		for s := range indeg {
+			if indeg[s] == 0 {
+				order = append(order, int32(s))
+			}
+		}
+		for h := 0; h < len(order); h++ {
+			for _, c := range g.bChild[order[h]] {
+				if indeg[c]--; indeg[c] == 0 {
+					order = append(order, c)
+				}
+			}
+		}
+		g.stageOrder = order
+		return len(order) == S
+	}
 	n := g.n()
 	left := g.inDegree()
 	stageLeft := make([]int32, len(g.bPar))
@@ -204,21 +235,34 @@ func (g *structure) topo() []int32 {
 	for h := 0; h < len(order); h++ {
 		g.release(order[h], left, stageLeft, func(v int32) { order = append(order, v) })
 	}
-	if len(order) < n {
-		return nil
-	}
-	return order
+	g.taskOrder = order
+	return len(order) == n
 }
 
-// longest returns, over the topological order, the earliest finish of
-// every task with durations dur (CPM forward pass, unlimited resources)
-// and the critical-path length.
-func (g *structure) longest(order []int32, dur func(int32) Tick) ([]Tick, Tick) {
-	ef := make([]Tick, g.n())
-	stageEF := make([]Tick, len(g.bPar))
-	es := make([]Tick, g.n())
+// cpl returns the critical-path length with durations dur: the earliest
+// finish of the job with unlimited resources (CPM forward pass). analyse
+// must have succeeded.
+func (g *structure) cpl(dur func(int32) Tick) Tick {
 	var length Tick
-	for _, v := range order {
+	if g.barrierOnly {
+		ef := make([]Tick, len(g.bPar))
+		for _, s := range g.stageOrder {
+			var es, d Tick
+			for _, p := range g.bPar[s] {
+				es = max(es, ef[p])
+			}
+			for v := g.first[s]; v < g.first[s+1]; v++ {
+				d = max(d, dur(v))
+			}
+			ef[s] = es + d
+			length = max(length, ef[s])
+		}
+		return length
+	}
+	ef := make([]Tick, g.n())
+	es := make([]Tick, g.n())
+	stageEF := make([]Tick, len(g.bPar))
+	for _, v := range g.taskOrder {
 		s := g.stageOf[v]
 		e := es[v]
 		for _, p := range g.bPar[s] {
@@ -234,16 +278,31 @@ func (g *structure) longest(order []int32, dur func(int32) Tick) ([]Tick, Tick) 
 			es[w] = max(es[w], ef[v])
 		}
 	}
-	return ef, length
+	return length
 }
 
-// bottomLevels returns bl(v) = dur(v) + max over successors bl: the
-// longest path from v to a sink, v included.
-func (g *structure) bottomLevels(order []int32, dur func(int32) Tick) []Tick {
-	bl := make([]Tick, g.n())
+// bottomLevels calls set(v, bl(v)) for every task, bl(v) = dur(v) + max
+// over successors bl: the longest path from v to a sink, v included.
+func (g *structure) bottomLevels(dur func(int32) Tick, set func(int32, Tick)) {
 	stageBL := make([]Tick, len(g.bPar))
-	for k := len(order) - 1; k >= 0; k-- {
-		v := order[k]
+	if g.barrierOnly {
+		for k := len(g.stageOrder) - 1; k >= 0; k-- {
+			s := g.stageOrder[k]
+			var m Tick
+			for _, c := range g.bChild[s] {
+				m = max(m, stageBL[c]) // every task of c follows s's tasks
+			}
+			for v := g.first[s]; v < g.first[s+1]; v++ {
+				bl := dur(v) + m
+				set(v, bl)
+				stageBL[s] = max(stageBL[s], bl)
+			}
+		}
+		return
+	}
+	bl := make([]Tick, g.n())
+	for k := len(g.taskOrder) - 1; k >= 0; k-- {
+		v := g.taskOrder[k]
 		s := g.stageOf[v]
 		var m Tick
 		for _, w := range g.succs(v) {
@@ -256,17 +315,25 @@ func (g *structure) bottomLevels(order []int32, dur func(int32) Tick) []Tick {
 			m = max(m, stageBL[c]) // every task of c follows v and is done
 		}
 		bl[v] = dur(v) + m
+		set(v, bl[v])
 		stageBL[s] = max(stageBL[s], bl[v])
 	}
-	return bl
 }
 
 // stageDepth returns each stage's breadth-first level: 0 for stages of
 // source tasks, else 1 + the deepest parent stage, over task order.
-func (g *structure) stageDepth(order []int32) []int32 {
-	td := make([]int32, g.n())
+func (g *structure) stageDepth() []int32 {
 	sd := make([]int32, len(g.bPar))
-	for _, v := range order {
+	if g.barrierOnly {
+		for _, s := range g.stageOrder {
+			for _, p := range g.bPar[s] {
+				sd[s] = max(sd[s], sd[p]+1)
+			}
+		}
+		return sd
+	}
+	td := make([]int32, g.n())
+	for _, v := range g.taskOrder {
 		s := g.stageOf[v]
 		d := td[v]
 		for _, p := range g.bPar[s] {

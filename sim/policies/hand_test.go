@@ -21,7 +21,7 @@ func users(n int) []sim.User {
 	return us
 }
 
-func mustPolicy(t *testing.T, name string, args map[string]string) sim.Policy {
+func mustPolicy(t testing.TB, name string, args map[string]string) sim.Policy {
 	t.Helper()
 	p, err := policies.New(name, args)
 	if err != nil {

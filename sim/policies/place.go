@@ -63,6 +63,9 @@ func (pl Placement) Choose(s *sim.State, t sim.TaskRef) sim.MachineID {
 		return s.FirstFit(t)
 	}
 	r := s.Task(t).Demand()
+	if pl.Rule == PlaceAlign && pl.K == 0 {
+		return bestAligned(s, t, r)
+	}
 	C := s.C()
 	best, bm := 0.0, sim.NoMachine
 	n := 0
@@ -85,5 +88,21 @@ func (pl Placement) Choose(s *sim.State, t sim.TaskRef) sim.MachineID {
 		n++
 		return pl.K == 0 || n < pl.K
 	})
+	return bm
+}
+
+// bestAligned returns the best-aligned machine over all fitting machines
+// (K = all) by branch and bound on each eligible class's max-tree:
+// alignment is non-decreasing in free capacity. Ties go to the lower id.
+func bestAligned(s *sim.State, t sim.TaskRef, r sim.Vec) sim.MachineID {
+	bm, best := sim.NoMachine, 0.0
+	classes := s.Classes()
+	for _, c := range s.Eligible(t).List() {
+		capv := classes[c].Cap
+		m, v := s.Index().MaxScore(c, r, func(free sim.Vec) float64 { return Align(r, free, capv) })
+		if m != sim.NoMachine && (bm == sim.NoMachine || v > best || v == best && m < bm) {
+			bm, best = m, v
+		}
+	}
 	return bm
 }
