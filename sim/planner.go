@@ -160,7 +160,7 @@ func (p *Planner) Preempt(t TaskRef, mode PreemptMode, grace Tick, claimant User
 		}
 		s.claims[t] = claimant
 	}
-	s.push(mkEvent(s.now + grace, evKill, int32(t.Job), t.Task, task.ver))
+	s.push(mkEvent(s.now+grace, evKill, int32(t.Job), t.Task, task.ver))
 	return nil
 }
 

@@ -82,7 +82,7 @@ const (
 	fbReduceXm  = 30.0
 	gib         = 1 << 30
 	streamShape = 0x7368617065 // "shape"
-	streamArr   = 0x617272      // "arr"
+	streamArr   = 0x617272     // "arr"
 )
 
 func (p *FBParams) defaults() {
@@ -102,7 +102,7 @@ func (p *FBParams) defaults() {
 
 // fbShape is one job's drawn shape.
 type fbShape struct {
-	maps, reduces int
+	maps, reduces  int
 	mapDur, redDur []float64 // seconds
 	mapMem         float64
 	redCPU, redMem float64
