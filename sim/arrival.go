@@ -122,7 +122,7 @@ func (s *Sim) arrive(id JobID) {
 			t.stage, t.hpos, t.machine = int32(si), -1, NoMachine
 			t.est = st.TaskDuration(int(i))
 			if t.est > 0 {
-				t.act = s.noise.actual(id, v, t.est)
+				t.act = s.noise.actual(id+s.cfg.OrdinalOffset, v, t.est)
 				j.pendingWork += float64(t.est) * s.taskNS(j, v)
 				j.unstarted++
 				for d, x := range j.demand(v) {

@@ -24,6 +24,10 @@ type Config struct {
 	Noise float64
 	// NoiseMedian draws factors of median 1 instead of mean 1.
 	NoiseMedian bool
+	// OrdinalOffset is added to job ordinals in the noise counter, so a
+	// job replayed alone (as the only job of a run) keeps the actual
+	// durations it has as job OrdinalOffset of the full run.
+	OrdinalOffset JobID
 	// Until, when positive, stops the run after the last Round at or
 	// before it; unfinished jobs are reported without a finish.
 	Until Tick

@@ -355,3 +355,31 @@ func (s *Sim) observe(fn func(o Observer)) {
 		fn(o)
 	}
 }
+
+// nopPolicy places nothing; Admit uses it.
+type nopPolicy struct{}
+
+func (nopPolicy) Name() string           { return "none" }
+func (nopPolicy) Round(*State, *Planner) {}
+
+// Admit checks jobs against the cluster and users of cfg before any run,
+// as Run does at each arrival, and returns the rejected ones with their
+// reasons (SIMULATE.md §1.4: a task no eligible machine can ever hold is
+// reported with its job and demand). cfg.Policy may be nil.
+func Admit(cfg Config, jobs []Job) ([]Rejection, error) {
+	if cfg.Policy == nil {
+		cfg.Policy = nopPolicy{}
+	}
+	cfg.Check = false
+	s, err := newSim(cfg)
+	if err != nil {
+		return nil, err
+	}
+	var out []Rejection
+	for i := range jobs {
+		if _, reason := s.admit(JobID(i), jobs[i]); reason != "" {
+			out = append(out, Rejection{Job: jobs[i].Name, Reason: reason})
+		}
+	}
+	return out, nil
+}

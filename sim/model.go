@@ -192,9 +192,10 @@ type SliceSource struct {
 	next int
 }
 
-// NewSliceSource returns a source over jobs, stably sorted by arrival. The
-// slice is sorted in place.
+// NewSliceSource returns a source over jobs, stably sorted by arrival.
+// The caller's slice is not modified (several runs may share it).
 func NewSliceSource(jobs []Job) *SliceSource {
+	jobs = slices.Clone(jobs)
 	slices.SortStableFunc(jobs, func(a, b Job) int { return cmpTick(a.Arrival, b.Arrival) })
 	return &SliceSource{jobs: jobs}
 }
