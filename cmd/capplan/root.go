@@ -75,6 +75,7 @@ plans with proven quality, and writes them for schedulers and spreadsheets.`,
 		newShapesCmd(io),
 		newPackCmd(io),
 		newDAGCmd(io),
+		newSimulateCmd(io, nil),
 	)
 	return root
 }
