@@ -26,22 +26,22 @@ type simulateOptions struct {
 	io *ioStreams
 
 	Cluster, Demand, WorkloadFile, Workload string
-	WParams                                  []string
-	Example                                  bool
-	Policy                                   string
-	Compare                                  []string
-	Baseline                                 string
-	Params                                   []string
-	Seed                                     uint64
-	Load, Noise                              float64
-	NoiseMode                                string
-	Tick                                     string
-	Until                                    float64
-	Check, Alone, Stats                      bool
-	Gantt                                    []string
-	SVG                                      string
-	Workers                                  int
-	output                                   outputOptions
+	WParams                                 []string
+	Example                                 bool
+	Policy                                  string
+	Compare                                 []string
+	Baseline                                string
+	Params                                  []string
+	Seed                                    uint64
+	Load, Noise                             float64
+	NoiseMode                               string
+	Tick                                    string
+	Until                                   float64
+	Check, Alone, Stats                     bool
+	Gantt                                   []string
+	SVG                                     string
+	Workers                                 int
+	output                                  outputOptions
 
 	tickSeconds float64
 	params      map[string]map[string]string
