@@ -223,6 +223,7 @@ func (s *Sim) drainReady() {
 func (s *Sim) enqueue(j *jobRT, v int32) {
 	t := &j.tasks[v]
 	t.state = TaskRunnable
+	j.version++
 	si := t.stage
 	st := &j.st[si]
 	empty := len(st.heap) == 0
@@ -264,6 +265,7 @@ func (s *Sim) dequeue(j *jobRT, v int32) {
 // complete records that task v finished and releases its successors.
 func (s *Sim) complete(j *jobRT, v int32) {
 	j.left--
+	j.version++
 	j.g.release(v, j.taskLeft, j.stageLeft, func(w int32) { s.ready = append(s.ready, TaskRef{j.id, w}) })
 	if j.left == 0 {
 		s.finishJob(j)

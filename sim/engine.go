@@ -69,7 +69,8 @@ type userRT struct {
 	weight      int64
 	elig        *ClassSet
 	activeJobs  int32
-	activeSince Tick // when activeJobs last became positive
+	running     int32 // running tasks
+	activeSince Tick  // when activeJobs last became positive
 }
 
 // pendingJob is the next job to arrive, checked and analysed.

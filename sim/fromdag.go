@@ -113,3 +113,37 @@ func (c *DAGConversion) Job(d *dag.DAG, u UserID, arrival Tick) (Job, []int32, e
 	}
 	return job, index, nil
 }
+
+// DAG converts a job back into the dag model, with estimated durations in
+// ticks (Unit = TickSeconds) and demands in base units, so that offline
+// builders (dag.Graphene, bounds) can run on a job's estimates, for
+// instance at its arrival. Task k of the result is task k of the job,
+// named "stage[i]"; links become stage edges and edges task edges.
+func (c *DAGConversion) DAG(j *Job) (*dag.DAG, error) {
+	b := dag.NewBuilder(j.Name, c.Resources, c.TickSeconds)
+	first := make([]int, len(j.Stages)+1)
+	for s := range j.Stages {
+		st := &j.Stages[s]
+		si := b.Stage(st.Name)
+		first[s] = b.Tasks()
+		dem := make([]float64, len(c.Resources))
+		for i := 0; i < int(st.Tasks); i++ {
+			for d, x := range st.TaskDemand(i) {
+				dem[d] = c.Quanta.ToBase(d, x)
+			}
+			b.AddTask(fmt.Sprintf("%s[%d]", st.Name, i), si, int64(st.TaskDuration(i)), dem)
+		}
+	}
+	first[len(j.Stages)] = b.Tasks()
+	for _, l := range j.Links {
+		kind := dag.Barrier
+		if l.Kind == OneToOne {
+			kind = dag.OneToOne
+		}
+		b.Connect(int(l.From), int(l.To), kind)
+	}
+	for _, e := range j.Edges {
+		b.AddEdge(int(e.From), int(e.To))
+	}
+	return b.Build()
+}

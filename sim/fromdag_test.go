@@ -112,3 +112,23 @@ func TestCPMatchesDAG(t *testing.T) {
 		}
 	}
 }
+
+// TestDAGRoundTrip: a job converted to the dag model and back keeps its
+// stages, links, durations and demands.
+func TestDAGRoundTrip(t *testing.T) {
+	conv := sim.DAGConversion{Resources: []string{"cpu"}, Quanta: sim.Quanta{1000}, TickSeconds: 1}
+	j := sim.Job{Name: "J", Stages: []sim.Stage{stage("a", 2, 3, 1), {Name: "b", Tasks: 2, Durations: []sim.Tick{4, 5}, Demand: sim.Vec{2}},
+		stage("c", 1, 1, 1)}, Links: []sim.Link{{From: 0, To: 1, Kind: sim.OneToOne}, {From: 1, To: 2}}, Edges: []sim.Edge{{From: 0, To: 4}}}
+	d, err := conv.DAG(&j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, _, err := conv.Job(d, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(back.Stages) != 3 || back.Stages[1].Durations[1] != 5 || back.Stages[1].Demand[0] != 2 || len(back.Links) != 2 ||
+		len(back.Edges) != 1 || back.Edges[0] != (sim.Edge{From: 0, To: 4}) || dag.CPLength(d) != 3+5+1 {
+		t.Errorf("round trip: %+v (cp %d)", back, dag.CPLength(d))
+	}
+}

@@ -27,6 +27,8 @@ func (s *Sim) addUsage(j *jobRT, ch Vec, sign int64) {
 		s.rec.alloc[d] += x
 	}
 	s.rec.running += sign
+	s.users[u].running += int32(sign)
+	j.version++
 }
 
 // occupy puts task v on machine m.

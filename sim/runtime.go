@@ -91,6 +91,10 @@ type jobRT struct {
 	lb    Tick // max(critical path, TWork) of the actual values
 	start Tick // first task start, −1 before
 
+	// version counts the job's task state changes (runnable, started,
+	// ended), for policies that memoise per-job computations.
+	version uint64
+
 	kills, suspends, migrations int32
 	wasted                      Tick    // task-ticks lost to kills
 	wastedWork                  float64 // Σ lost ticks · NormSum(demand)

@@ -60,6 +60,15 @@ func (v JobView) Rank(i int32) int32 {
 	return v.j.spec.Rank[i]
 }
 
+// Spec returns the job as submitted: its stages, links, edges, estimated
+// durations and demands (never actual durations, which the core draws
+// itself). Do not modify.
+func (v JobView) Spec() *Job { return &v.j.spec }
+
+// Version changes whenever one of the job's tasks becomes runnable,
+// starts, ends or is requeued: a key for memoising per-job work.
+func (v JobView) Version() uint64 { return v.j.version }
+
 // Kills returns how many of the job's runs were killed.
 func (v JobView) Kills() int { return int(v.j.kills) }
 
