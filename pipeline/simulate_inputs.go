@@ -308,15 +308,11 @@ func (w *workload) alibaba(o *SimulateOptions, p *params) error {
 	if err != nil {
 		return err
 	}
-	trace, err := dags.ParseAlibaba(o.WorkloadPath, bytes.NewReader(data), dags.AlibabaOptions{})
+	rows, err := workloads.ParseAlibabaRows(o.WorkloadPath, bytes.NewReader(data))
 	if err != nil {
 		return err
 	}
-	for _, r := range trace.Rejected {
-		w.rejected = append(w.rejected, sim.Rejection{Job: r.Job, Reason: fmt.Sprintf("line %d: %s", r.Line, r.Reason)})
-	}
-	w.expandRejected = len(w.rejected)
-	q := workloads.AlibabaQuanta(trace)
+	q := rows.Quanta()
 	w.cluster = workloads.Uniform(workloads.AlibabaResources, q, dags.AlibabaMachine, machines, "ali")
 	if o.ClusterPath != "" {
 		c, _, err := w.clusterAndDemand(o)
@@ -330,9 +326,8 @@ func (w *workload) alibaba(o *SimulateOptions, p *params) error {
 	if arrivals == "poisson" {
 		compress = 0
 	}
-	if w.jobs, err = workloads.FromAlibaba(trace, conv, compress); err != nil {
-		return err
-	}
+	w.jobs = rows.Jobs(conv, compress)
+	w.rejected, w.expandRejected = rows.Rejected, len(rows.Rejected)
 	if arrivals == "poisson" {
 		workloads.PoissonArrivals(w.jobs, total(w.cluster), o.Load, o.Seed, o.TickSeconds)
 	}

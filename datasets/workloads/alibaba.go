@@ -2,10 +2,8 @@ package workloads
 
 import (
 	"hash/fnv"
-	"math"
 	"strconv"
 
-	"github.com/capplan/capplan/datasets/dags"
 	"github.com/capplan/capplan/sim"
 )
 
@@ -17,25 +15,9 @@ const AlibabaUsers = 10
 // dags.AlibabaMachine (96 cores, 100 normalised memory).
 const AlibabaMachines = 100
 
-// AlibabaResources are the resources of dags.ParseAlibaba.
+// AlibabaResources are the resources of dags.ParseAlibaba and
+// ParseAlibabaRows.
 var AlibabaResources = []string{"cpu", "mem"}
-
-// AlibabaQuanta are W-ALI's quanta: hundredths of a core (plan_cpu is in
-// percent of a core) and hundredths of the normalised memory.
-func AlibabaQuanta(trace *dags.AlibabaTrace) sim.Quanta {
-	b := sim.NewQuantaBuilder(2)
-	for d, x := range dags.AlibabaMachine {
-		b.Add(d, x)
-	}
-	for _, j := range trace.Jobs {
-		for _, st := range j.DAG.Stages {
-			for k, x := range j.DAG.Tasks[st.Tasks[0]].Demand {
-				b.Add(k, x)
-			}
-		}
-	}
-	return b.Quanta()
-}
 
 // AlibabaUser returns the user of a job: FNV-1a(name) mod AlibabaUsers.
 func AlibabaUser(name string) sim.UserID {
@@ -51,36 +33,6 @@ func AlibabaUserList() []sim.User {
 		us[i] = sim.User{Name: "u" + strconv.Itoa(i), Weight: 1}
 	}
 	return us
-}
-
-// FromAlibaba converts the accepted jobs of a batch_task trace. With
-// compress > 0, arrivals come from the trace (arrivals=trace): each job's
-// earliest start_time less the global minimum, divided by compress.
-// Otherwise arrivals are left at 0 for Poisson to set.
-func FromAlibaba(trace *dags.AlibabaTrace, conv *sim.DAGConversion, compress float64) ([]sim.Job, error) {
-	t0 := int64(math.MaxInt64)
-	for _, j := range trace.Jobs {
-		for _, s := range j.Start {
-			t0 = min(t0, s)
-		}
-	}
-	jobs := make([]sim.Job, 0, len(trace.Jobs))
-	for _, j := range trace.Jobs {
-		first := int64(math.MaxInt64)
-		for _, s := range j.Start {
-			first = min(first, s)
-		}
-		var arrival sim.Tick
-		if compress > 0 {
-			arrival = conv.Ticks(float64(first-t0) / compress)
-		}
-		job, _, err := conv.Job(j.DAG, AlibabaUser(j.Name), arrival)
-		if err != nil {
-			return nil, err
-		}
-		jobs = append(jobs, job)
-	}
-	return jobs, nil
 }
 
 // PoissonArrivals sets the arrivals of jobs, in their order, to a Poisson
