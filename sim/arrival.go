@@ -119,7 +119,7 @@ func (s *Sim) arrive(id JobID) {
 		for i := int32(0); i < st.Tasks; i++ {
 			v := g.first[si] + i
 			t := &j.tasks[v]
-			t.stage, t.hpos, t.machine = int32(si), -1, NoMachine
+			t.stage, t.machine = int32(si), NoMachine
 			t.est = st.TaskDuration(int(i))
 			if t.est > 0 {
 				t.act = s.noise.actual(id+s.cfg.OrdinalOffset, v, t.est)
@@ -226,8 +226,12 @@ func (s *Sim) enqueue(j *jobRT, v int32) {
 	j.version++
 	si := t.stage
 	st := &j.st[si]
-	empty := len(st.heap) == 0
-	j.heapPush(v)
+	empty := len(j.runnable(si)) == 0
+	var oldKey int64
+	if !empty {
+		oldKey = j.tasks[j.head(si)].key
+	}
+	j.qPush(v)
 	j.pending++
 	switch {
 	case empty:
@@ -235,7 +239,7 @@ func (s *Sim) enqueue(j *jobRT, v int32) {
 			s.runnable = insertSorted(s.runnable, j.id)
 		}
 		j.groupInsert(si)
-	case st.heap[0] == v:
+	case j.head(si) == v && t.key != oldKey: // the group's place may change
 		j.groupFix(si)
 	}
 	if st.newStamp != s.round {
@@ -247,17 +251,16 @@ func (s *Sim) enqueue(j *jobRT, v int32) {
 // dequeue removes runnable task v from its group.
 func (s *Sim) dequeue(j *jobRT, v int32) {
 	si := j.tasks[v].stage
-	st := &j.st[si]
-	head := st.heap[0] == v
-	j.heapRemove(v)
+	head := j.head(si) == v
+	j.qRemove(v)
 	j.pending--
 	switch {
-	case len(st.heap) == 0:
+	case len(j.runnable(si)) == 0:
 		j.groupRemove(si)
 		if len(j.groups) == 0 {
 			s.runnable = removeSorted(s.runnable, j.id)
 		}
-	case head:
+	case head && j.tasks[j.head(si)].key != j.tasks[v].key: // the group's place may change
 		j.groupFix(si)
 	}
 }

@@ -249,7 +249,7 @@ func (c *checker) checkWorkConserving() {
 	for _, id := range s.runnable {
 		j := s.jobs[id]
 		for _, si := range j.groups {
-			v := j.st[si].heap[0]
+			v := j.head(si)
 			dem := j.demand(v)
 			for mi := range s.cl.Machines {
 				m := MachineID(mi)

@@ -79,6 +79,13 @@ func (e *eligibility) admits(c int, k Constraint) bool {
 
 // of returns the classes satisfying every constraint of ks.
 func (e *eligibility) of(ks ...Constraint) *ClassSet {
+	none := true
+	for _, k := range ks {
+		none = none && k.empty()
+	}
+	if none { // the common case: no constraint at all
+		return e.all
+	}
 	var b strings.Builder
 	for i, k := range ks {
 		if i > 0 {

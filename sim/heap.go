@@ -64,6 +64,10 @@ func (h *eventHeap) push(e event) {
 	h.a[i] = e
 }
 
+// pop removes the least event. It moves the hole at the root down to a
+// leaf along the least children, then sifts the last event up from there
+// (Floyd's variant): the last event usually belongs near the leaves, so
+// this saves a comparison per level.
 func (h *eventHeap) pop() event {
 	top := h.a[0]
 	n := len(h.a) - 1
@@ -85,11 +89,16 @@ func (h *eventHeap) pop() event {
 				best = k
 			}
 		}
-		if !h.a[best].less(&last) {
-			break
-		}
 		h.a[i] = h.a[best]
 		i = best
+	}
+	for i > 0 {
+		p := (i - 1) >> 2
+		if !last.less(&h.a[p]) {
+			break
+		}
+		h.a[i] = h.a[p]
+		i = p
 	}
 	h.a[i] = last
 	return top

@@ -23,14 +23,13 @@ func (s TaskState) String() string { return taskStateNames[s] }
 // remaining time is clipped at 1 tick (SIMULATE.md §2.1).
 const flagOverdue uint8 = 1
 
-// taskRT is the run-time state of one task (72 bytes).
+// taskRT is the run-time state of one task (64 bytes).
 type taskRT struct {
 	est, act Tick // estimated and actual duration
 	start    Tick // start of the current (or last) run
 	end      Tick // actual end of the current run
 	ran      Tick // time run in earlier, suspended runs (progress kept)
 	key      int64
-	hpos     int32 // position in the stage's runnable heap, -1 if absent
 	mpos     int32 // position in its machine's running list
 	stage    int32
 	machine  MachineID
@@ -54,7 +53,12 @@ func (t *taskRT) estEnd() Tick { return t.start + max(1, t.est-t.ran) }
 
 // stageRT is the run-time state of one stage: its runnable group.
 type stageRT struct {
-	heap       []int32 // runnable tasks, a min-heap by (key, index)
+	// q[qh:] are the runnable tasks sorted by (key, index): a FIFO in
+	// intra order. Tasks usually become runnable in that order (a stage
+	// released whole, in index order), so a push is an append and taking
+	// the head moves qh; an out-of-order push inserts by binary search.
+	q          []int32
+	qh         int
 	running    int32
 	elig       *ClassSet
 	ns         float64 // NormSum of the shared demand (per-task demands: computed on use)
@@ -116,73 +120,72 @@ func (j *jobRT) taskLess(a, b int32) bool {
 	return ka < kb || ka == kb && a < b
 }
 
+// runnable returns stage s's runnable tasks in intra order.
+func (j *jobRT) runnable(s int32) []int32 {
+	st := &j.st[s]
+	return st.q[st.qh:]
+}
+
+// head returns stage s's first runnable task; there must be one.
+func (j *jobRT) head(s int32) int32 {
+	st := &j.st[s]
+	return st.q[st.qh]
+}
+
 // groupLess orders runnable groups of a job by (head key, stage).
 func (j *jobRT) groupLess(s1, s2 int32) bool {
-	k1, k2 := j.tasks[j.st[s1].heap[0]].key, j.tasks[j.st[s2].heap[0]].key
+	k1, k2 := j.tasks[j.head(s1)].key, j.tasks[j.head(s2)].key
 	return k1 < k2 || k1 == k2 && s1 < s2
 }
 
-// heapPush adds runnable task v to its stage's heap.
-func (j *jobRT) heapPush(v int32) {
+// qPush adds runnable task v to its stage's queue.
+func (j *jobRT) qPush(v int32) {
+	si := j.tasks[v].stage
+	st := &j.st[si]
+	if st.q == nil { // room for the whole stage: no regrowth
+		st.q = make([]int32, 0, j.spec.Stages[si].Tasks)
+	}
+	if n := len(st.q); n == st.qh || !j.taskLess(v, st.q[n-1]) {
+		st.q = append(st.q, v)
+		return
+	}
+	i := st.qh + j.qSearch(st.q[st.qh:], v)
+	st.q = append(st.q, 0)
+	copy(st.q[i+1:], st.q[i:])
+	st.q[i] = v
+}
+
+// qSearch returns the position of the first task of q not before v.
+func (j *jobRT) qSearch(q []int32, v int32) int {
+	lo, hi := 0, len(q)
+	for lo < hi {
+		m := (lo + hi) / 2
+		if j.taskLess(q[m], v) {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// qRemove removes runnable task v from its stage's queue.
+func (j *jobRT) qRemove(v int32) {
 	st := &j.st[j.tasks[v].stage]
-	st.heap = append(st.heap, v)
-	j.heapUp(st, len(st.heap)-1)
-}
-
-// heapRemove removes task v from its stage's heap.
-func (j *jobRT) heapRemove(v int32) {
-	st := &j.st[j.tasks[v].stage]
-	i := int(j.tasks[v].hpos)
-	n := len(st.heap) - 1
-	j.tasks[v].hpos = -1
-	if i != n {
-		st.heap[i] = st.heap[n]
-		j.tasks[st.heap[i]].hpos = int32(i)
+	if st.q[st.qh] == v {
+		st.qh++
+	} else {
+		i := st.qh + j.qSearch(st.q[st.qh:], v)
+		copy(st.q[i:], st.q[i+1:])
+		st.q = st.q[:len(st.q)-1]
 	}
-	st.heap = st.heap[:n]
-	if i < n {
-		j.heapDown(st, i)
-		j.heapUp(st, i)
+	switch {
+	case st.qh == len(st.q):
+		st.q, st.qh = st.q[:0], 0
+	case st.qh > 64 && st.qh > len(st.q)/2: // reclaim the consumed prefix
+		n := copy(st.q, st.q[st.qh:])
+		st.q, st.qh = st.q[:n], 0
 	}
-}
-
-func (j *jobRT) heapUp(st *stageRT, i int) {
-	h := st.heap
-	v := h[i]
-	for i > 0 {
-		p := (i - 1) / 2
-		if !j.taskLess(v, h[p]) {
-			break
-		}
-		h[i] = h[p]
-		j.tasks[h[i]].hpos = int32(i)
-		i = p
-	}
-	h[i] = v
-	j.tasks[v].hpos = int32(i)
-}
-
-func (j *jobRT) heapDown(st *stageRT, i int) {
-	h := st.heap
-	n := len(h)
-	v := h[i]
-	for {
-		c := 2*i + 1
-		if c >= n {
-			break
-		}
-		if c+1 < n && j.taskLess(h[c+1], h[c]) {
-			c++
-		}
-		if !j.taskLess(h[c], v) {
-			break
-		}
-		h[i] = h[c]
-		j.tasks[h[i]].hpos = int32(i)
-		i = c
-	}
-	h[i] = v
-	j.tasks[v].hpos = int32(i)
 }
 
 // groupInsert puts stage s into the job's group list at its place.

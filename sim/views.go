@@ -117,7 +117,7 @@ func (v StageView) Name() string              { return v.j.spec.Stages[v.si].Nam
 func (v StageView) Tasks() int32              { return v.j.spec.Stages[v.si].Tasks }
 func (v StageView) Unfinished() int32         { return v.j.stageLeft[v.si] }
 func (v StageView) Running() int32            { return v.j.st[v.si].running }
-func (v StageView) Runnable() int             { return len(v.j.st[v.si].heap) }
+func (v StageView) Runnable() int             { return len(v.j.runnable(v.si)) }
 func (v StageView) Eligible() *ClassSet       { return v.j.st[v.si].elig }
 func (v StageView) BarrierParents() []int32   { return v.j.g.bPar[v.si] }
 func (v StageView) BarrierChildren() []int32  { return v.j.g.bChild[v.si] }
@@ -137,16 +137,16 @@ type GroupView struct {
 }
 
 func (g GroupView) Ref() GroupRef       { return GroupRef{g.j.id, g.si} }
-func (g GroupView) Len() int            { return len(g.j.st[g.si].heap) }
+func (g GroupView) Len() int            { return len(g.j.runnable(g.si)) }
 func (g GroupView) Eligible() *ClassSet { return g.j.st[g.si].elig }
 
 // Head returns the group's representative: its first task in intra order.
 // The group must not be empty.
-func (g GroupView) Head() TaskRef { return TaskRef{g.j.id, g.j.st[g.si].heap[0]} }
+func (g GroupView) Head() TaskRef { return TaskRef{g.j.id, g.j.head(g.si)} }
 
 // HeadDemand returns the head's demand. Do not modify.
-func (g GroupView) HeadDemand() Vec { return g.j.demand(g.j.st[g.si].heap[0]) }
+func (g GroupView) HeadDemand() Vec { return g.j.demand(g.j.head(g.si)) }
 
-// Tasks returns the runnable tasks of the group in heap order (the first
-// is the head; the rest are not sorted). Do not modify.
-func (g GroupView) Tasks() []int32 { return g.j.st[g.si].heap }
+// Tasks returns the runnable tasks of the group in intra order (the first
+// is the head). Do not modify.
+func (g GroupView) Tasks() []int32 { return g.j.runnable(g.si) }
