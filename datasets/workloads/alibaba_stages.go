@@ -77,7 +77,6 @@ func ParseAlibabaRows(name string, r io.Reader) (*AlibabaRows, error) {
 		if err == io.EOF {
 			break
 		}
-		line, _ := cr.FieldPos(0)
 		var perr *csv.ParseError
 		if errors.As(err, &perr) {
 			out.Rejected = append(out.Rejected, sim.Rejection{Reason: fmt.Sprintf("line %d: %v", perr.Line, perr.Err)})
@@ -86,6 +85,7 @@ func ParseAlibabaRows(name string, r io.Reader) (*AlibabaRows, error) {
 		if err != nil {
 			return nil, fmt.Errorf("workloads: %s: %w", name, err)
 		}
+		line, _ := cr.FieldPos(0) // a record read without error has a field
 		if line == 1 && len(rec) > 0 && rec[0] == "task_name" {
 			continue
 		}
