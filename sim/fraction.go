@@ -114,3 +114,17 @@ func ShareAtMost(u, C Vec, num, den int64) bool {
 	}
 	return true
 }
+
+// ShareLess reports whether Dom(u) < num/den, exactly (den > 0, num ≥ 0).
+func ShareLess(u, C Vec, num, den int64) bool {
+	for d := range u {
+		if C[d] <= 0 {
+			continue
+		}
+		// u_d/C_d ≥ num/den  ⇔  u_d·den ≥ num·C_d
+		if mul64(uint64(max(u[d], 0)), uint64(den)).cmp(mul64(uint64(num), uint64(C[d]))) >= 0 {
+			return false
+		}
+	}
+	return true
+}

@@ -218,6 +218,12 @@ func (p *Planner) Block(g GroupRef) {
 	p.s.jobs[g.Job].st[g.Stage].blockStamp = p.s.round
 }
 
+// Unblock clears Block for group g (after the policy freed capacity it
+// may use, for instance by preemption).
+func (p *Planner) Unblock(g GroupRef) {
+	p.s.jobs[g.Job].st[g.Stage].blockStamp = 0
+}
+
 // Unreserve releases machine m from the claimant a kill reserved it for.
 func (p *Planner) Unreserve(m MachineID) {
 	p.inRound()

@@ -12,12 +12,18 @@ type CapacityParams struct {
 	Max   *big.Rat
 	Intra sim.Intra
 	Place Placement
+	// Preempt lets a queue below its guarantee that has waited Wait
+	// seconds kill the youngest tasks of queues above theirs.
+	Preempt bool
+	Wait    float64
 }
 
 func (p *CapacityParams) bind(b *binder) {
 	b.fraction("max", p.Max, 0, 1, "each queue's maximum dominant share of the cluster")
 	b.intra(&p.Intra)
 	b.placement(&p.Place)
+	b.boolean("preempt", &p.Preempt, "a queue starved below its guarantee for wait seconds kills the youngest tasks of queues above theirs")
+	b.number("wait", &p.Wait, 0, 1e9, "seconds a queue below its guarantee waits before it preempts")
 }
 
 // capacity is a YARN-like Capacity Scheduler [RECALLED: Hadoop Capacity
@@ -33,14 +39,16 @@ type capacity struct {
 	num, den int64
 	fill     fairFill
 	sum      sim.Vec
+	preempt  preemption
 }
 
 func init() {
 	register(typed("capacity", "YARN-like capacity queues: guarantees by weight, a maximum share, FIFO within a queue",
-		CapacityParams{Max: big.NewRat(1, 1), Place: Placement{Rule: PlaceFirst, K: DefaultK}}, (*CapacityParams).bind,
+		CapacityParams{Max: big.NewRat(1, 1), Place: Placement{Rule: PlaceFirst, K: DefaultK}, Wait: 15}, (*CapacityParams).bind,
 		func(p CapacityParams) sim.Policy {
 			c := &capacity{intra: p.Intra, num: p.Max.Num().Int64(), den: p.Max.Denom().Int64()}
 			c.fill = fairFill{place: p.Place}
+			c.preempt = preemption{on: p.Preempt, wait: p.Wait}
 			if c.num < c.den {
 				c.fill.capOK = c.underMax
 			}
@@ -54,7 +62,12 @@ func (c *capacity) Traits() sim.Traits {
 	return sim.Traits{Intra: c.intra, WorkConserving: c.num >= c.den}
 }
 
-func (c *capacity) Round(s *sim.State, p *sim.Planner) { c.fill.round(s, p) }
+func (c *capacity) Round(s *sim.State, p *sim.Planner) {
+	c.fill.round(s, p)
+	if c.preempt.on && c.preempt.reclaim(s, p) {
+		c.fill.round(s, p) // the starved queue, lowest in share, goes first
+	}
+}
 
 // underMax reports whether Dom(U_q + r) ≤ m_q, exactly.
 func (c *capacity) underMax(s *sim.State, q int32, r sim.Vec) bool {

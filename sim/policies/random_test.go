@@ -78,15 +78,37 @@ func randomCase(seed uint64) (*sim.Cluster, []sim.User, []sim.Job) {
 // invariants checked after every Round, and checks every JCT against the
 // job's lower bound.
 func TestInvariantsRandom(t *testing.T) {
+	type variant struct {
+		name string
+		args map[string]string
+	}
+	var variants []variant
 	for _, name := range policies.Names() {
-		t.Run(name, func(t *testing.T) {
+		variants = append(variants, variant{name, nil})
+	}
+	variants = append(variants,
+		variant{"capacity", map[string]string{"preempt": "true", "wait": "0.000001", "max": "0.75"}},
+		variant{"capacity", map[string]string{"preempt": "true", "wait": "5", "intra": "cp"}},
+		variant{"drf", map[string]string{"entity": "job", "place": "align", "k": "all"}},
+		variant{"fifo", map[string]string{"place": "best", "k": "3"}},
+		variant{"tetris", map[string]string{"f": "0.5", "intra": "cp"}},
+	)
+	for _, v := range variants {
+		name := v.name
+		label := name
+		for _, k := range []string{"preempt", "wait", "max", "entity", "place", "k", "f", "intra"} {
+			if x, ok := v.args[k]; ok {
+				label += "/" + k + "=" + x
+			}
+		}
+		t.Run(label, func(t *testing.T) {
 			for seed := uint64(1); seed <= 60; seed++ {
 				c, us, jobs := randomCase(seed)
 				noise := 0.0
 				if seed%3 == 0 {
 					noise = 0.4
 				}
-				res, err := sim.Run(sim.Config{Cluster: c, Users: us, Policy: mustPolicy(t, name, nil), Seed: seed, Noise: noise,
+				res, err := sim.Run(sim.Config{Cluster: c, Users: us, Policy: mustPolicy(t, name, v.args), Seed: seed, Noise: noise,
 					Check: true, JainWindows: []sim.Tick{10, 60}}, sim.NewSliceSource(jobs))
 				if err != nil {
 					t.Fatalf("seed %d: %v", seed, err)
