@@ -43,6 +43,9 @@ type SimulateOptions struct {
 	NoiseMedian bool
 	// TickSeconds is the simulator tick (0: 1 ms).
 	TickSeconds float64
+	// Overbook lets placements exceed capacity by a factor ≥ 1 in the
+	// named resources (Graphene §7.2 overbooks network and disk).
+	Overbook map[string]float64
 	// Until stops the runs at this time in seconds (0: none).
 	Until float64
 	// Check asserts the simulator's invariants after every Round.

@@ -171,6 +171,9 @@ func loadWorkload(o *SimulateOptions) (*workload, error) {
 	if err := p.done(); err != nil {
 		return nil, err
 	}
+	if err := w.overbook(o.Overbook); err != nil {
+		return nil, err
+	}
 	if w.jobs != nil {
 		w.numJobs = len(w.jobs)
 		for i := range w.jobs {
@@ -455,5 +458,34 @@ func (w *workload) googlelike(o *SimulateOptions, p *params) error {
 	if o.ClusterPath != "" {
 		return fmt.Errorf("pipeline: --workload googlelike brings its own cluster, not -c")
 	}
+	return nil
+}
+
+// overbook sets the cluster's overbooking factors by resource name.
+func (w *workload) overbook(factors map[string]float64) error {
+	if len(factors) == 0 {
+		return nil
+	}
+	c := w.cluster
+	c.Overbook = make([]float64, len(c.Resources))
+	for d := range c.Overbook {
+		c.Overbook[d] = 1
+	}
+	names := make([]string, 0, len(factors))
+	for r := range factors {
+		names = append(names, r)
+	}
+	slices.Sort(names)
+	for _, r := range names {
+		d := slices.Index(c.Resources, r)
+		if d < 0 {
+			return fmt.Errorf("pipeline: --overbook names resource %q, which the cluster does not have (%s)", r, strings.Join(c.Resources, ", "))
+		}
+		if f := factors[r]; !(f >= 1) || f > 1e6 {
+			return fmt.Errorf("pipeline: --overbook %s=%v: want a factor ≥ 1", r, f)
+		}
+		c.Overbook[d] = factors[r]
+	}
+	w.params["overbook"] = fmt.Sprint(factors)
 	return nil
 }

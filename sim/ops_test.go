@@ -351,3 +351,16 @@ func TestNoFitShortfalls(t *testing.T) {
 		t.Errorf("refusal %v", err2)
 	}
 }
+
+// TestOverbook: with overbook 1.5 a machine of 4 cores holds 6 cores of
+// demand: two 3-core tasks run at once (JCT 10, not 20), and the
+// utilisation over capacity reaches 6/4 = 1.5.
+func TestOverbook(t *testing.T) {
+	c := cluster([]string{"cpu"}, 1, 4)
+	c.Overbook = []float64{1.5}
+	jobs := []sim.Job{{Name: "J", Stages: []sim.Stage{stage("s", 2, 10, 3)}}}
+	res, _ := runWith(t, sim.Config{Cluster: c, Users: users(1), Policy: newGreedy(nil)}, jobs)
+	if res.Jobs[0].JCT() != 10 || res.Utilization[0] != 1.5 {
+		t.Errorf("JCT %d utilisation %v, want 10 and 1.5", res.Jobs[0].JCT(), res.Utilization[0])
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -36,6 +37,7 @@ type simulateOptions struct {
 	Load, Noise                             float64
 	NoiseMode                               string
 	Tick                                    string
+	Overbook                                []string
 	Until                                   float64
 	Check, Alone, Stats                     bool
 	Gantt                                   []string
@@ -44,6 +46,7 @@ type simulateOptions struct {
 	output                                  outputOptions
 
 	tickSeconds float64
+	overbook    map[string]float64
 	params      map[string]map[string]string
 	wparams     map[string]string
 }
@@ -107,6 +110,7 @@ workers.`,
 	f.Float64Var(&opts.Noise, "noise", 0, "σ of the lognormal duration noise: actual = estimate × exp(σZ − σ²/2)")
 	f.StringVar(&opts.NoiseMode, "noise-mode", "mean", "noise factors of mean 1 (`mean`) or median 1 (median)")
 	f.StringVar(&opts.Tick, "tick", "1ms", "simulated time step: `1ms`, 10ms, 100ms or 1s")
+	f.StringSliceVar(&opts.Overbook, "overbook", nil, "allow placements above capacity by these factors: `resource=factor,...` (≥ 1)")
 	f.Float64Var(&opts.Until, "until", 0, "stop at this simulated time in `seconds` (0: run to completion)")
 	f.BoolVar(&opts.Check, "check", false, "assert the simulator's invariants after every scheduling round (slower)")
 	f.BoolVar(&opts.Alone, "alone", false, "also run every job alone for its slowdown (workloads held in memory)")
@@ -191,6 +195,15 @@ func (o *simulateOptions) validate() error {
 		}
 		o.wparams[k] = v
 	}
+	o.overbook = map[string]float64{}
+	for _, kv := range o.Overbook {
+		k, v, ok := strings.Cut(kv, "=")
+		f, err := strconv.ParseFloat(v, 64)
+		if !ok || k == "" || err != nil || !(f >= 1) || math.IsInf(f, 0) {
+			return usageErrorf("invalid --overbook %q: want resource=factor with factor ≥ 1, such as network=1.5", kv)
+		}
+		o.overbook[k] = f
+	}
 	if o.tickSeconds = simTicks[o.Tick]; o.tickSeconds == 0 {
 		return usageErrorf("invalid --tick %q: want 1ms, 10ms, 100ms or 1s", o.Tick)
 	}
@@ -234,6 +247,7 @@ func (o *simulateOptions) flags() map[string]string {
 	add("baseline", o.Baseline)
 	add("param", strings.Join(o.Params, ","))
 	add("wparam", strings.Join(o.WParams, ","))
+	add("overbook", strings.Join(o.Overbook, ","))
 	if o.Example {
 		m["example"] = "true"
 	}
@@ -256,7 +270,7 @@ func simulateRun(o *simulateOptions) error {
 	opts := pipeline.SimulateOptions{ClusterPath: o.Cluster, DemandPath: o.Demand, WorkloadPath: o.WorkloadFile,
 		Workload: o.Workload, WorkloadParams: o.wparams, Example: o.Example, Policies: o.policies(), PolicyParams: o.params,
 		Baseline: o.Baseline, Seed: o.Seed, Load: o.Load, Noise: o.Noise, NoiseMedian: o.NoiseMode == "median",
-		TickSeconds: o.tickSeconds, Until: o.Until, Check: o.Check, Alone: o.Alone, Gantt: o.Gantt, Workers: o.Workers,
+		TickSeconds: o.tickSeconds, Overbook: o.overbook, Until: o.Until, Check: o.Check, Alone: o.Alone, Gantt: o.Gantt, Workers: o.Workers,
 		Generator: generator(), Flags: o.flags(),
 		Rejected: func(rs []sim.Rejection) { printSimRejections(o.io, rs) },
 	}
