@@ -149,4 +149,3 @@ func (w *workload) googlelike(o *SimulateOptions, p *params) error {
 	}
 	return nil
 }
-
