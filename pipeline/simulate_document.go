@@ -152,7 +152,7 @@ func newRun(o *SimulateOptions, w *workload, name string, res *sim.Result, tr *s
 	}
 	st := res.Stats
 	run.Stats = plan.SimStats{Events: st.Events, Rounds: st.Rounds, Placements: st.Placements, Preemptions: st.Preemptions,
-		PeakLiveTasks: st.PeakLiveTasks}
+		PeakLiveTasks: st.PeakLiveTasks, CacheHits: res.PolicyStats["cacheHits"]}
 	if tr != nil {
 		run.Gantt = ganttOf(o, tr)
 	}

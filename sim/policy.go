@@ -26,6 +26,13 @@ type TraitsPolicy interface {
 	Traits() Traits
 }
 
+// StatsPolicy is implemented by policies that count their own work (such
+// as Carbyne's cache hits); Result.PolicyStats holds the counts at the end
+// of the run.
+type StatsPolicy interface {
+	PolicyStats() map[string]int64
+}
+
 // EndKind says how a task's run ended.
 type EndKind uint8
 

@@ -193,6 +193,9 @@ func (r *recorder) result() *Result {
 		}
 	}
 	res.Series = r.ser.export(max(r.first, 0), s.now, s.total, len(s.users))
+	if sp, ok := s.policy.(StatsPolicy); ok {
+		res.PolicyStats = sp.PolicyStats()
+	}
 	for _, jw := range r.wins {
 		st := jw.stat
 		if st.Windows > 0 {

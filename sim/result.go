@@ -24,6 +24,8 @@ type Result struct {
 	Series      Series
 	Jain        []JainStat
 	Stats       Stats
+	// PolicyStats are the policy's own counters (StatsPolicy), or nil.
+	PolicyStats map[string]int64
 }
 
 // JobRecord is one job's outcome (SIMULATE.md §4.1).

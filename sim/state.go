@@ -32,6 +32,21 @@ func (st *State) Ticks(seconds float64) Tick {
 // tickTol absorbs float rounding when seconds convert to whole ticks.
 const tickTol = 1e-9
 
+// DAGConversion returns the conversion between the dag model and this
+// run's jobs (resources, quanta, tick), for policies that run offline
+// builders on a job's estimates (DAGConversion.DAG of JobView.Spec).
+func (st *State) DAGConversion() *DAGConversion {
+	cl := st.s.cl
+	q := make(Quanta, len(cl.Resources))
+	for d := range q {
+		q[d] = 1000 // one base unit when the cluster records no quanta
+		if cl.Quanta != nil {
+			q[d] = int64(math.Round(cl.Quanta[d] * 1000))
+		}
+	}
+	return &DAGConversion{Resources: cl.Resources, Quanta: q, TickSeconds: st.TickSeconds()}
+}
+
 // C returns the cluster's total capacity (in container mode, of its
 // nodes).
 func (st *State) C() Vec { return st.s.total }
