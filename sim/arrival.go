@@ -10,7 +10,7 @@ import (
 // no cycle, and that every task fits, when the cluster is empty, some
 // machine its constraints admit (SIMULATE.md §1.4). It returns the
 // analysed job, or the reason for rejecting it.
-func (s *Sim) admit(id JobID, j Job) (*pendingJob, string) {
+func (s *engine) admit(id JobID, j Job) (*pendingJob, string) {
 	if j.User < 0 || int(j.User) >= len(s.users) {
 		return nil, fmt.Sprintf("user %d is not among the %d users", j.User, len(s.users))
 	}
@@ -43,7 +43,7 @@ func (s *Sim) admit(id JobID, j Job) (*pendingJob, string) {
 }
 
 // unfit returns why no machine of the set can hold r when empty, or "".
-func (s *Sim) unfit(set *ClassSet, r Vec) string {
+func (s *engine) unfit(set *ClassSet, r Vec) string {
 	if set.Len() == 0 {
 		return "has no eligible machine (its constraints admit none)"
 	}
@@ -65,7 +65,7 @@ func (s *Sim) unfit(set *ClassSet, r Vec) string {
 }
 
 // formatVec renders a vector in base units: "{cpu: 2, memory: 4.295e+09}".
-func (s *Sim) formatVec(v Vec) string {
+func (s *engine) formatVec(v Vec) string {
 	var b strings.Builder
 	b.WriteByte('{')
 	for d, x := range v {
@@ -83,7 +83,7 @@ func (s *Sim) formatVec(v Vec) string {
 }
 
 // normSum returns NormSum(r) = Σ_d r_d/C_d, summed in dimension order.
-func (s *Sim) normSum(r Vec) float64 {
+func (s *engine) normSum(r Vec) float64 {
 	var x float64
 	for d, v := range r {
 		x += float64(v) * s.invC[d]
@@ -93,7 +93,7 @@ func (s *Sim) normSum(r Vec) float64 {
 
 // arrive expands the pending job id into its run-time state and makes its
 // source tasks runnable.
-func (s *Sim) arrive(id JobID) {
+func (s *engine) arrive(id JobID) {
 	p := s.pend
 	if p == nil || p.id != id {
 		panic("sim: internal: arrival of a job that is not pending")
@@ -165,7 +165,7 @@ const lbTol = 1e-9
 
 // keys sets every task's intra key (SIMULATE.md §3.0) and returns the
 // critical path of the estimates, cpl(j).
-func (s *Sim) keys(j *jobRT) Tick {
+func (s *engine) keys(j *jobRT) Tick {
 	g := j.g
 	est := func(v int32) Tick { return j.tasks[v].est }
 	cpl := g.cpl(est)
@@ -195,7 +195,7 @@ func (s *Sim) keys(j *jobRT) Tick {
 }
 
 // taskNS returns NormSum of task v's demand.
-func (s *Sim) taskNS(j *jobRT, v int32) float64 {
+func (s *engine) taskNS(j *jobRT, v int32) float64 {
 	si := j.tasks[v].stage
 	if j.spec.Stages[si].Demands != nil {
 		return s.normSum(j.demand(v))
@@ -205,7 +205,7 @@ func (s *Sim) taskNS(j *jobRT, v int32) float64 {
 
 // drainReady makes the tasks of the ready list runnable; a dummy
 // (estimate 0) completes at once, which may cascade.
-func (s *Sim) drainReady() {
+func (s *engine) drainReady() {
 	for k := 0; k < len(s.ready); k++ {
 		r := s.ready[k]
 		j := s.jobs[r.Job]
@@ -220,7 +220,7 @@ func (s *Sim) drainReady() {
 }
 
 // enqueue makes task v runnable in its group.
-func (s *Sim) enqueue(j *jobRT, v int32) {
+func (s *engine) enqueue(j *jobRT, v int32) {
 	t := &j.tasks[v]
 	t.state = TaskRunnable
 	j.version++
@@ -249,7 +249,7 @@ func (s *Sim) enqueue(j *jobRT, v int32) {
 }
 
 // dequeue removes runnable task v from its group.
-func (s *Sim) dequeue(j *jobRT, v int32) {
+func (s *engine) dequeue(j *jobRT, v int32) {
 	si := j.tasks[v].stage
 	head := j.head(si) == v
 	j.qRemove(v)
@@ -266,7 +266,7 @@ func (s *Sim) dequeue(j *jobRT, v int32) {
 }
 
 // complete records that task v finished and releases its successors.
-func (s *Sim) complete(j *jobRT, v int32) {
+func (s *engine) complete(j *jobRT, v int32) {
 	j.left--
 	j.version++
 	j.g.release(v, j.taskLeft, j.stageLeft, func(w int32) { s.ready = append(s.ready, TaskRef{j.id, w}) })
@@ -276,7 +276,7 @@ func (s *Sim) complete(j *jobRT, v int32) {
 }
 
 // finishJob records a completed job and drops its run-time state.
-func (s *Sim) finishJob(j *jobRT) {
+func (s *engine) finishJob(j *jobRT) {
 	s.rec.jobFinished(j)
 	s.observe(func(o Observer) { o.JobFinished(s.state, j.id) })
 	if s.chk != nil {

@@ -23,7 +23,7 @@ func (e *InvariantError) Error() string {
 // selectors, precedence from the predecessors' states, work conservation
 // by brute force over machines.
 type checker struct {
-	s        *Sim
+	s        *engine
 	lastNow  Tick
 	runStart map[TaskRef]Tick // start of the current run segment
 	progress map[TaskRef]Tick // actual work done by the current attempt
@@ -32,7 +32,7 @@ type checker struct {
 	err      error
 }
 
-func newChecker(s *Sim) *checker {
+func newChecker(s *engine) *checker {
 	c := &checker{s: s, runStart: map[TaskRef]Tick{}, progress: map[TaskRef]Tick{}, starts: map[TaskRef]int32{},
 		charged: make([]u128, s.D)}
 	if s.cl.Nodes != nil {

@@ -7,9 +7,9 @@ import (
 	"slices"
 )
 
-// Sim is one simulation run (a cell). It is not safe for concurrent use;
+// engine is one simulation run (a cell). It is not safe for concurrent use;
 // independent runs may go in parallel.
-type Sim struct {
+type engine struct {
 	cfg     Config
 	cl      *Cluster
 	D       int
@@ -105,12 +105,12 @@ func Run(cfg Config, src JobSource) (*Result, error) {
 	return s.run(src)
 }
 
-func newSim(cfg Config) (*Sim, error) {
+func newSim(cfg Config) (*engine, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
 	cl := cfg.Cluster
-	s := &Sim{cfg: cfg, cl: cl, D: len(cl.Resources), policy: cfg.Policy, round: 1, timers: map[Tick]bool{}}
+	s := &engine{cfg: cfg, cl: cl, D: len(cl.Resources), policy: cfg.Policy, round: 1, timers: map[Tick]bool{}}
 	if tp, ok := cfg.Policy.(TraitsPolicy); ok {
 		s.traits = tp.Traits()
 	}
@@ -178,7 +178,7 @@ func newSim(cfg Config) (*Sim, error) {
 }
 
 // limit returns the fit limit of a capacity: ⌊c·overbook_d⌋.
-func (s *Sim) limit(c int64, d int) int64 {
+func (s *engine) limit(c int64, d int) int64 {
 	if s.cl.Overbook == nil || s.cl.Overbook[d] == 1 {
 		return c
 	}
@@ -186,9 +186,9 @@ func (s *Sim) limit(c int64, d int) int64 {
 }
 
 // machineFree returns machine m's free vector (a view; do not modify).
-func (s *Sim) machineFree(m MachineID) Vec { return s.free[int(m)*s.D : int(m)*s.D+s.D] }
+func (s *engine) machineFree(m MachineID) Vec { return s.free[int(m)*s.D : int(m)*s.D+s.D] }
 
-func (s *Sim) run(src JobSource) (*Result, error) {
+func (s *engine) run(src JobSource) (*Result, error) {
 	s.src = src
 	if err := s.pull(); err != nil {
 		return nil, err
@@ -266,7 +266,7 @@ func (s *Sim) run(src JobSource) (*Result, error) {
 
 // live returns the job and task of a finish or kill event that is not
 // stale: the task still runs the same attempt.
-func (s *Sim) live(ev event) (*jobRT, int32, bool) {
+func (s *engine) live(ev event) (*jobRT, int32, bool) {
 	j := s.jobs[ev.a()]
 	if j == nil {
 		return nil, 0, false
@@ -279,7 +279,7 @@ func (s *Sim) live(ev event) (*jobRT, int32, bool) {
 	return j, b, true
 }
 
-func (s *Sim) setNow(t Tick) {
+func (s *engine) setNow(t Tick) {
 	if t < s.now {
 		panic(fmt.Sprintf("sim: internal: clock goes back from %d to %d", s.now, t))
 	}
@@ -288,7 +288,7 @@ func (s *Sim) setNow(t Tick) {
 }
 
 // doRound runs the policy once for the current timestamp.
-func (s *Sim) doRound() {
+func (s *engine) doRound() {
 	slices.Sort(s.dirty)
 	if s.overdue != nil {
 		s.markOverdue()
@@ -308,7 +308,7 @@ func (s *Sim) doRound() {
 }
 
 // push schedules an event; one in the past is a bug.
-func (s *Sim) push(e event) {
+func (s *engine) push(e event) {
 	if e.at < s.now {
 		panic(fmt.Sprintf("sim: internal: event at %d scheduled at %d", e.at, s.now))
 	}
@@ -317,7 +317,7 @@ func (s *Sim) push(e event) {
 
 // pull reads the next acceptable job from the source and schedules its
 // arrival; rejected jobs are recorded and skipped.
-func (s *Sim) pull() error {
+func (s *engine) pull() error {
 	for {
 		job, ok := s.src.Next()
 		if !ok {
@@ -343,7 +343,7 @@ func (s *Sim) pull() error {
 }
 
 // markDirty records that machine m's free capacity grew.
-func (s *Sim) markDirty(m MachineID) {
+func (s *engine) markDirty(m MachineID) {
 	if s.mStamp[m] != s.round {
 		s.mStamp[m] = s.round
 		s.dirty = append(s.dirty, m)
@@ -351,7 +351,7 @@ func (s *Sim) markDirty(m MachineID) {
 }
 
 // observe calls fn for every observer.
-func (s *Sim) observe(fn func(o Observer)) {
+func (s *engine) observe(fn func(o Observer)) {
 	for _, o := range s.obs {
 		fn(o)
 	}

@@ -7,7 +7,7 @@ package sim
 // charge returns what a task of demand dem on machine m is charged: its
 // demand, or in container mode the container's size (SIMULATE.md §1.4:
 // X-Flex charges by container size).
-func (s *Sim) charge(dem Vec, m MachineID) Vec {
+func (s *engine) charge(dem Vec, m MachineID) Vec {
 	if s.cl.Nodes != nil {
 		return s.cl.Machines[m].Cap
 	}
@@ -16,7 +16,7 @@ func (s *Sim) charge(dem Vec, m MachineID) Vec {
 
 // addUsage adds sign·ch to the usage of job j, of its user and of the
 // cluster.
-func (s *Sim) addUsage(j *jobRT, ch Vec, sign int64) {
+func (s *engine) addUsage(j *jobRT, ch Vec, sign int64) {
 	u := j.spec.User
 	s.rec.userChanging(u)
 	uu := s.users[u].usage
@@ -32,7 +32,7 @@ func (s *Sim) addUsage(j *jobRT, ch Vec, sign int64) {
 }
 
 // occupy puts task v on machine m.
-func (s *Sim) occupy(j *jobRT, v int32, m MachineID) {
+func (s *engine) occupy(j *jobRT, v int32, m MachineID) {
 	dem := j.demand(v)
 	f := s.machineFree(m)
 	for d, x := range dem {
@@ -51,7 +51,7 @@ func (s *Sim) occupy(j *jobRT, v int32, m MachineID) {
 }
 
 // vacate takes task v off its machine.
-func (s *Sim) vacate(j *jobRT, v int32) {
+func (s *engine) vacate(j *jobRT, v int32) {
 	t := &j.tasks[v]
 	m := t.machine
 	dem := j.demand(v)
@@ -78,7 +78,7 @@ func (s *Sim) vacate(j *jobRT, v int32) {
 
 // place starts runnable task v on machine m now; the caller checked
 // eligibility and fit.
-func (s *Sim) place(j *jobRT, v int32, m MachineID) {
+func (s *engine) place(j *jobRT, v int32, m MachineID) {
 	t := &j.tasks[v]
 	s.dequeue(j, v)
 	s.occupy(j, v, m)
@@ -109,7 +109,7 @@ func (s *Sim) place(j *jobRT, v int32, m MachineID) {
 
 // stopRun ends task v's current run: off its machine and out of the
 // running work sums.
-func (s *Sim) stopRun(j *jobRT, v int32) {
+func (s *engine) stopRun(j *jobRT, v int32) {
 	t := &j.tasks[v]
 	ns := s.taskNS(j, v)
 	if t.flags&flagOverdue != 0 {
@@ -126,7 +126,7 @@ func (s *Sim) stopRun(j *jobRT, v int32) {
 }
 
 // finishTask applies the completion of running task v.
-func (s *Sim) finishTask(j *jobRT, v int32) {
+func (s *engine) finishTask(j *jobRT, v int32) {
 	m := j.tasks[v].machine
 	s.stopRun(j, v)
 	j.tasks[v].state = TaskFinished
@@ -141,7 +141,7 @@ func (s *Sim) finishTask(j *jobRT, v int32) {
 
 // kill ends running task v and requeues it with its progress lost; its
 // machine is then reserved for claimant (unless NoUser).
-func (s *Sim) kill(j *jobRT, v int32, claimant UserID) {
+func (s *engine) kill(j *jobRT, v int32, claimant UserID) {
 	t := &j.tasks[v]
 	m := t.machine
 	lost := s.now - t.start + t.ran
@@ -167,7 +167,7 @@ func (s *Sim) kill(j *jobRT, v int32, claimant UserID) {
 }
 
 // suspend ends running task v and requeues it keeping its progress.
-func (s *Sim) suspend(j *jobRT, v int32) {
+func (s *engine) suspend(j *jobRT, v int32) {
 	t := &j.tasks[v]
 	m := t.machine
 	s.stopRun(j, v)
@@ -186,7 +186,7 @@ func (s *Sim) suspend(j *jobRT, v int32) {
 }
 
 // migrate moves running task v to machine m; its end stays the same.
-func (s *Sim) migrate(j *jobRT, v int32, m MachineID) {
+func (s *engine) migrate(j *jobRT, v int32, m MachineID) {
 	from := j.tasks[v].machine
 	s.vacate(j, v)
 	s.occupy(j, v, m)
@@ -202,13 +202,13 @@ func (s *Sim) migrate(j *jobRT, v int32, m MachineID) {
 }
 
 // reserve hides machine m from the fit index and holds it for user u.
-func (s *Sim) reserve(m MachineID, u UserID) {
+func (s *engine) reserve(m MachineID, u UserID) {
 	s.reserved[m] = u
 	s.index.set(m, s.machineFree(m), s.slots[m], true)
 }
 
 // unreserve makes a reserved machine available to everyone again.
-func (s *Sim) unreserve(m MachineID) {
+func (s *engine) unreserve(m MachineID) {
 	if s.reserved[m] == NoUser {
 		return
 	}
@@ -277,7 +277,7 @@ func (h *overdueHeap) pop() overdueEntry {
 
 // markOverdue moves running tasks whose estimated end has passed from the
 // running work sums to the overdue sums.
-func (s *Sim) markOverdue() {
+func (s *engine) markOverdue() {
 	for len(s.overdue.a) > 0 && s.overdue.a[0].at <= s.now {
 		e := s.overdue.pop()
 		j := s.jobs[e.job]

@@ -11,7 +11,7 @@ import (
 // at once, so a Round sees its own decisions; only future effects become
 // events. It refuses what is not allowed with a *PlanError; under
 // Config.Check a refusal is a policy bug and panics.
-type Planner struct{ s *Sim }
+type Planner struct{ s *engine }
 
 // Reasons a Planner call is refused (wrapped by *PlanError).
 var (

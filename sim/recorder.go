@@ -9,7 +9,7 @@ import "slices"
 // Everything is piecewise constant between events, so integrals are
 // exact sums of value × duration.
 type recorder struct {
-	s       *Sim
+	s       *engine
 	alloc   Vec   // charge of the running tasks, per dimension
 	running int64 // running tasks
 	last    Tick  // global integrals are done up to here
@@ -33,7 +33,7 @@ type jainWindow struct {
 	stat   JainStat
 }
 
-func newRecorder(s *Sim) *recorder {
+func newRecorder(s *engine) *recorder {
 	U := len(s.users)
 	r := &recorder{s: s, alloc: make(Vec, s.D), first: -1, allocI: make([]u128, s.D), uLast: make([]Tick, U)}
 	points := s.cfg.SeriesPoints
@@ -209,7 +209,7 @@ func (r *recorder) result() *Result {
 }
 
 // userActivity counts a user's active jobs and when it last became active.
-func (s *Sim) userActivity(u UserID, delta int32) {
+func (s *engine) userActivity(u UserID, delta int32) {
 	ur := &s.users[u]
 	if delta > 0 && ur.activeJobs == 1 { // activeJobs already incremented by arrive
 		ur.activeSince = s.now
@@ -220,7 +220,7 @@ func (s *Sim) userActivity(u UserID, delta int32) {
 }
 
 // userActiveSince returns when user u last became active, or −1.
-func (s *Sim) userActiveSince(u int) Tick {
+func (s *engine) userActiveSince(u int) Tick {
 	if s.users[u].activeJobs == 0 {
 		return -1
 	}

@@ -11,7 +11,7 @@ import (
 // durations. Slices it returns are views of the live state: do not modify
 // them, and copy them before calling the Planner when iterating (a Place
 // changes RunnableJobs, a group's tasks, a machine's free vector).
-type State struct{ s *Sim }
+type State struct{ s *engine }
 
 // Now returns the current time.
 func (st *State) Now() Tick { return st.s.now }
@@ -189,7 +189,7 @@ func (st *State) RunningOn(m MachineID) []TaskRef { return st.s.onMachine[m] }
 
 // MachineView is a read-only view of one machine.
 type MachineView struct {
-	s  *Sim
+	s  *engine
 	id MachineID
 }
 
@@ -210,7 +210,7 @@ func (m MachineView) Free() Vec { return m.s.machineFree(m.id) }
 
 // UserView is a read-only view of one user.
 type UserView struct {
-	s  *Sim
+	s  *engine
 	id UserID
 }
 

@@ -2,7 +2,7 @@ package sim
 
 // JobView is a read-only view of an active job.
 type JobView struct {
-	s *Sim
+	s *engine
 	j *jobRT
 }
 
@@ -74,7 +74,7 @@ func (v JobView) Kills() int { return int(v.j.kills) }
 
 // TaskView is a read-only view of one task of an active job.
 type TaskView struct {
-	s *Sim
+	s *engine
 	j *jobRT
 	v int32
 }
@@ -108,7 +108,7 @@ func (t TaskView) EstRemaining() Tick { return t.j.tasks[t.v].estRemaining(t.s.n
 
 // StageView is a read-only view of one stage of an active job.
 type StageView struct {
-	s  *Sim
+	s  *engine
 	j  *jobRT
 	si int32
 }
@@ -131,7 +131,7 @@ func (v StageView) FirstTask() int32 { return v.j.g.first[v.si] }
 // GroupView is a read-only view of a runnable group: the runnable tasks
 // of one stage, a FIFO in intra order.
 type GroupView struct {
-	s  *Sim
+	s  *engine
 	j  *jobRT
 	si int32
 }
