@@ -364,3 +364,43 @@ func TestOverbook(t *testing.T) {
 		t.Errorf("JCT %d utilisation %v, want 10 and 1.5", res.Jobs[0].JCT(), res.Utilization[0])
 	}
 }
+
+// TestViews: what a policy sees during a Round, by hand. One machine of
+// 4 cores; J (user 0) has a 2-task map stage of 3 ticks (2 cores each)
+// and a 1-task reduce of 5 ticks behind a barrier. At 0 the policy places
+// one map task: then work(J) = pending (1 map: 3·2/4 + reduce 5·2/4 = 4)
+// + running rem̂·NormSum = 3·0.5 = 5.5; srpt = 4; cpl = 3 + 5 = 8.
+func TestViews(t *testing.T) {
+	jobs := []sim.Job{{Name: "J", Stages: []sim.Stage{stage("map", 2, 3, 2), stage("reduce", 1, 5, 2)},
+		Links: []sim.Link{{From: 0, To: 1}}}}
+	checked := false
+	pol := &greedy{off: true}
+	pol.script = map[sim.Tick]func(*sim.State, *sim.Planner){0: func(s *sim.State, p *sim.Planner) {
+		jv := s.Job(0)
+		if jv.CPL() != 8 || jv.Runnable() != 2 || len(jv.Groups()) != 1 || s.Group(sim.GroupRef{Job: 0, Stage: 0}).Len() != 2 {
+			t.Errorf("before: cpl %d runnable %d groups %v", jv.CPL(), jv.Runnable(), jv.Groups())
+		}
+		v0 := jv.Version()
+		if err := p.Place(sim.TaskRef{Job: 0, Task: 0}, 0); err != nil {
+			t.Fatal(err)
+		}
+		if jv.Work() != 5.5 || jv.SRPT() != 4 || jv.Running() != 1 || s.User(0).Running() != 1 || jv.Version() == v0 {
+			t.Errorf("after: work %v srpt %v running %d user running %d", jv.Work(), jv.SRPT(), jv.Running(), s.User(0).Running())
+		}
+		if got := s.Machine(0).Free(); got[0] != 2 || len(s.RunningOn(0)) != 1 || s.Task(sim.TaskRef{Job: 0, Task: 0}).EstRemaining() != 3 {
+			t.Errorf("machine free %v running on it %v", got, s.RunningOn(0))
+		}
+		if err := p.Place(sim.TaskRef{Job: 0, Task: 1}, 0); err != nil {
+			t.Fatal(err)
+		}
+		checked = true
+	}, 3: func(s *sim.State, p *sim.Planner) {
+		if err := p.Place(sim.TaskRef{Job: 0, Task: 2}, 0); err != nil {
+			t.Fatal(err)
+		}
+	}}
+	res, _ := runWith(t, sim.Config{Cluster: cluster([]string{"cpu"}, 1, 4), Users: users(1), Policy: pol}, jobs)
+	if !checked || res.Jobs[0].JCT() != 8 {
+		t.Errorf("JCT %d", res.Jobs[0].JCT())
+	}
+}
