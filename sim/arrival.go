@@ -1,0 +1,320 @@
+package sim
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// admit checks job j before its arrival: its shape, its user, that it has
+// no cycle, and that every task fits, when the cluster is empty, some
+// machine its constraints admit (SIMULATE.md §1.4). It returns the
+// analysed job, or the reason for rejecting it.
+func (s *engine) admit(id JobID, j Job) (*pendingJob, string) {
+	if j.User < 0 || int(j.User) >= len(s.users) {
+		return nil, fmt.Sprintf("user %d is not among the %d users", j.User, len(s.users))
+	}
+	g, reason := newStructure(&j, s.D)
+	if reason != "" {
+		return nil, reason
+	}
+	if j.Rank != nil && len(j.Rank) != g.n() {
+		return nil, fmt.Sprintf("%d ranks for %d tasks", len(j.Rank), g.n())
+	}
+	if !g.analyse() {
+		return nil, "the job's dependencies have a cycle"
+	}
+	user := &s.cfg.Users[j.User]
+	for si := range j.Stages {
+		st := &j.Stages[si]
+		set := s.elig.of(user.Constraint, j.Constraint, st.Constraint)
+		for i := 0; i < int(st.Tasks); i++ {
+			if st.TaskDuration(i) > 0 {
+				if why := s.unfit(set, st.TaskDemand(i)); why != "" {
+					return nil, fmt.Sprintf("stage %s task %d demand %s %s", st.Name, i, s.formatVec(st.TaskDemand(i)), why)
+				}
+			}
+			if st.Demands == nil && st.Durations == nil {
+				break
+			}
+		}
+	}
+	return &pendingJob{id: id, job: j, g: g}, ""
+}
+
+// unfit returns why no machine of the set can hold r when empty, or "".
+func (s *engine) unfit(set *ClassSet, r Vec) string {
+	if set.Len() == 0 {
+		return "has no eligible machine (its constraints admit none)"
+	}
+	for _, c := range set.List() {
+		cl := &s.classes[c]
+		ok := true
+		for d, v := range r {
+			if v > s.limit(cl.Cap[d], d) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return ""
+		}
+	}
+	best := s.classes[set.List()[0]].Cap
+	return "fits no eligible machine (for example " + s.formatVec(best) + ")"
+}
+
+// formatVec renders a vector in base units: "{cpu: 2, memory: 4.295e+09}".
+func (s *engine) formatVec(v Vec) string {
+	var b strings.Builder
+	b.WriteByte('{')
+	for d, x := range v {
+		if d > 0 {
+			b.WriteString(", ")
+		}
+		q := 1.0
+		if s.cl.Quanta != nil {
+			q = s.cl.Quanta[d]
+		}
+		fmt.Fprintf(&b, "%s: %g", s.cl.Resources[d], float64(x)*q)
+	}
+	b.WriteByte('}')
+	return b.String()
+}
+
+// normSum returns NormSum(r) = Σ_d r_d/C_d, summed in dimension order.
+func (s *engine) normSum(r Vec) float64 {
+	var x float64
+	for d, v := range r {
+		x += float64(v) * s.invC[d]
+	}
+	return x
+}
+
+// arrive expands the pending job id into its run-time state and makes its
+// source tasks runnable.
+func (s *engine) arrive(id JobID) {
+	p := s.pend
+	if p == nil || p.id != id {
+		panic("sim: internal: arrival of a job that is not pending")
+	}
+	job := &p.job
+	g := p.g
+	n := g.n()
+	j := &jobRT{id: id, spec: *job, g: g, tasks: make([]taskRT, n), st: make([]stageRT, len(job.Stages)),
+		left: int32(n), usage: make(Vec, s.D), start: -1, base: job.Arrival}
+	user := &s.cfg.Users[job.User]
+	j.elig = s.elig.of(user.Constraint, job.Constraint)
+	j.stageLeft = make([]int32, len(job.Stages))
+	j.taskLeft = g.inDegree()
+	var twork = make([]float64, s.D)
+	for si := range job.Stages {
+		st := &job.Stages[si]
+		rt := &j.st[si]
+		rt.elig = s.elig.of(user.Constraint, job.Constraint, st.Constraint)
+		if st.Demands == nil {
+			rt.ns = s.normSum(st.Demand)
+		}
+		j.stageLeft[si] = st.Tasks
+		for i := int32(0); i < st.Tasks; i++ {
+			v := g.first[si] + i
+			t := &j.tasks[v]
+			t.stage, t.machine = int32(si), NoMachine
+			t.est = st.TaskDuration(int(i))
+			if t.est > 0 {
+				t.act = s.noise.actual(id+s.cfg.OrdinalOffset, v, t.est)
+				j.pendingWork += float64(t.est) * s.taskNS(j, v)
+				j.unstarted++
+				for d, x := range j.demand(v) {
+					twork[d] += float64(t.act) * float64(x) * s.invC[d]
+				}
+			}
+		}
+	}
+	j.cpl = s.keys(j)
+	cplAct := j.cpl
+	if s.cfg.Noise > 0 {
+		cplAct = g.cpl(func(v int32) Tick { return j.tasks[v].act })
+	}
+	tw := 0.0
+	for _, x := range twork {
+		tw = max(tw, x)
+	}
+	j.lb = max(cplAct, Tick(math.Ceil(tw-lbTol*math.Max(1, tw))))
+	s.pend = nil
+	s.jobs[id] = j
+	s.active = append(s.active, id)
+	s.users[job.User].activeJobs++
+	s.stats.liveTasks += int64(n)
+	s.stats.PeakLiveTasks = max(s.stats.PeakLiveTasks, s.stats.liveTasks)
+	s.rec.jobArrived(j)
+	s.observe(func(o Observer) { o.JobArrived(s.state, id) })
+	for v := int32(0); v < int32(n); v++ {
+		if j.taskLeft[v] == 0 {
+			s.ready = append(s.ready, TaskRef{id, v})
+		}
+	}
+	s.drainReady()
+	if err := s.pull(); err != nil && s.err == nil {
+		s.err = err
+	}
+}
+
+// lbTol absorbs float rounding in TWork before it is rounded up to ticks.
+const lbTol = 1e-9
+
+// keys sets every task's intra key (SIMULATE.md §3.0) and returns the
+// critical path of the estimates, cpl(j).
+func (s *engine) keys(j *jobRT) Tick {
+	g := j.g
+	est := func(v int32) Tick { return j.tasks[v].est }
+	cpl := g.cpl(est)
+	switch s.traits.Intra {
+	case IntraBFS:
+		depth := g.stageDepth()
+		S := int64(len(j.st))
+		for v := range j.tasks {
+			st := j.tasks[v].stage
+			j.tasks[v].key = int64(depth[st])*S + int64(st)
+		}
+	case IntraCP:
+		g.bottomLevels(est, func(v int32, bl Tick) { j.tasks[v].key = -int64(bl) })
+	case IntraID:
+		for v := range j.tasks {
+			j.tasks[v].key = int64(v)
+		}
+	case IntraRank:
+		for v := range j.tasks {
+			j.tasks[v].key = int64(v)
+			if j.spec.Rank != nil {
+				j.tasks[v].key = int64(j.spec.Rank[v])
+			}
+		}
+	}
+	return cpl
+}
+
+// taskNS returns NormSum of task v's demand.
+func (s *engine) taskNS(j *jobRT, v int32) float64 {
+	si := j.tasks[v].stage
+	if j.spec.Stages[si].Demands != nil {
+		return s.normSum(j.demand(v))
+	}
+	return j.st[si].ns
+}
+
+// drainReady makes the tasks of the ready list runnable; a dummy
+// (estimate 0) completes at once, which may cascade.
+func (s *engine) drainReady() {
+	for k := 0; k < len(s.ready); k++ {
+		r := s.ready[k]
+		j := s.jobs[r.Job]
+		if j.tasks[r.Task].est == 0 {
+			j.tasks[r.Task].state = TaskFinished
+			s.complete(j, r.Task)
+			continue
+		}
+		s.enqueue(j, r.Task)
+	}
+	s.ready = s.ready[:0]
+}
+
+// enqueue makes task v runnable in its group.
+func (s *engine) enqueue(j *jobRT, v int32) {
+	t := &j.tasks[v]
+	t.state = TaskRunnable
+	j.version++
+	si := t.stage
+	st := &j.st[si]
+	empty := len(j.runnable(si)) == 0
+	var oldKey int64
+	if !empty {
+		oldKey = j.tasks[j.head(si)].key
+	}
+	j.qPush(v)
+	j.pending++
+	switch {
+	case empty:
+		if len(j.groups) == 0 {
+			s.runnable = insertSorted(s.runnable, j.id)
+		}
+		j.groupInsert(si)
+	case j.head(si) == v && t.key != oldKey: // the group's place may change
+		j.groupFix(si)
+	}
+	if st.newStamp != s.round {
+		st.newStamp = s.round
+		s.newGroups = append(s.newGroups, GroupRef{j.id, si})
+	}
+}
+
+// dequeue removes runnable task v from its group.
+func (s *engine) dequeue(j *jobRT, v int32) {
+	si := j.tasks[v].stage
+	head := j.head(si) == v
+	j.qRemove(v)
+	j.pending--
+	switch {
+	case len(j.runnable(si)) == 0:
+		j.groupRemove(si)
+		if len(j.groups) == 0 {
+			s.runnable = removeSorted(s.runnable, j.id)
+		}
+	case head && j.tasks[j.head(si)].key != j.tasks[v].key: // the group's place may change
+		j.groupFix(si)
+	}
+}
+
+// complete records that task v finished and releases its successors.
+func (s *engine) complete(j *jobRT, v int32) {
+	j.left--
+	j.version++
+	j.g.release(v, j.taskLeft, j.stageLeft, func(w int32) { s.ready = append(s.ready, TaskRef{j.id, w}) })
+	if j.left == 0 {
+		s.finishJob(j)
+	}
+}
+
+// finishJob records a completed job and drops its run-time state.
+func (s *engine) finishJob(j *jobRT) {
+	s.rec.jobFinished(j)
+	s.observe(func(o Observer) { o.JobFinished(s.state, j.id) })
+	if s.chk != nil {
+		s.chk.jobFinished(j)
+	}
+	s.active = removeSorted(s.active, j.id)
+	s.users[j.spec.User].activeJobs--
+	s.stats.liveTasks -= int64(len(j.tasks))
+	s.jobs[j.id] = nil
+	s.finished++
+}
+
+func insertSorted(a []JobID, x JobID) []JobID {
+	i := len(a)
+	for i > 0 && a[i-1] > x {
+		i--
+	}
+	if i == len(a) {
+		return append(a, x)
+	}
+	a = append(a, 0)
+	copy(a[i+1:], a[i:])
+	a[i] = x
+	return a
+}
+
+func removeSorted(a []JobID, x JobID) []JobID {
+	lo, hi := 0, len(a)
+	for lo < hi {
+		m := (lo + hi) / 2
+		if a[m] < x {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(a) && a[lo] == x {
+		return append(a[:lo], a[lo+1:]...)
+	}
+	return a
+}

@@ -1,0 +1,118 @@
+package sim
+
+import (
+	"strings"
+
+	"k8s.io/apimachinery/pkg/labels"
+)
+
+// Class is a set of machines with identical capacity, labels and slot
+// limit: eligibility is decided once per class (SIMULATE.md §1.1).
+type Class struct {
+	// Machines in id order.
+	Machines []MachineID
+	// Cap, Labels and Slots are those of every machine of the class.
+	Cap    Vec
+	Labels map[string]string
+	Slots  int32
+}
+
+// buildClasses groups the machines into classes numbered by first machine.
+func buildClasses(ms []Machine) ([]Class, []ClassID) {
+	byKey := map[string]ClassID{}
+	classOf := make([]ClassID, len(ms))
+	var classes []Class
+	var b strings.Builder
+	for i := range ms {
+		m := &ms[i]
+		b.Reset()
+		for _, v := range m.Cap {
+			b.Write(appendInt(nil, v))
+			b.WriteByte(',')
+		}
+		b.WriteByte('|')
+		b.Write(appendInt(nil, int64(m.Slots)))
+		b.WriteByte('|')
+		b.WriteString(labels.Set(m.Labels).String())
+		key := b.String()
+		c, ok := byKey[key]
+		if !ok {
+			c = ClassID(len(classes))
+			byKey[key] = c
+			classes = append(classes, Class{Cap: m.Cap, Labels: m.Labels, Slots: m.Slots})
+		}
+		classes[c].Machines = append(classes[c].Machines, MachineID(i))
+		classOf[i] = c
+	}
+	return classes, classOf
+}
+
+// eligibility caches, per combination of constraints, the classes that
+// satisfy all of them.
+type eligibility struct {
+	classes []Class
+	words   int
+	cache   map[string]*ClassSet
+	all     *ClassSet
+}
+
+func newEligibility(classes []Class) *eligibility {
+	e := &eligibility{classes: classes, words: (len(classes) + 63) / 64, cache: map[string]*ClassSet{}}
+	bits := make([]uint64, e.words)
+	for c := range classes {
+		bits[c/64] |= 1 << (c % 64)
+	}
+	e.all = newClassSet(bits)
+	return e
+}
+
+// admits reports whether class c satisfies constraint k.
+func (e *eligibility) admits(c int, k Constraint) bool {
+	cl := &e.classes[c]
+	for d, v := range k.MinCapacity {
+		if cl.Cap[d] < v {
+			return false
+		}
+	}
+	return k.Selector == nil || k.Selector.Matches(labels.Set(cl.Labels))
+}
+
+// of returns the classes satisfying every constraint of ks.
+func (e *eligibility) of(ks ...Constraint) *ClassSet {
+	none := true
+	for _, k := range ks {
+		none = none && k.empty()
+	}
+	if none { // the common case: no constraint at all
+		return e.all
+	}
+	var b strings.Builder
+	for i, k := range ks {
+		if i > 0 {
+			b.WriteByte(0)
+		}
+		if !k.empty() {
+			b.WriteString(k.key())
+		}
+	}
+	key := b.String()
+	if s, ok := e.cache[key]; ok {
+		return s
+	}
+	bits := make([]uint64, e.words)
+	for c := range e.classes {
+		ok := true
+		for _, k := range ks {
+			if !k.empty() && !e.admits(c, k) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			bits[c/64] |= 1 << (c % 64)
+		}
+	}
+	s := newClassSet(bits)
+	e.cache[key] = s
+	return s
+}

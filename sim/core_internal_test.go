@@ -1,0 +1,202 @@
+package sim
+
+import (
+	"math/big"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// TestEventHeapOrder pops random events in (at, kind, a, b, ver) order.
+// The packed key must order like the tuple.
+func TestEventHeapOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var h eventHeap
+	var all []event
+	for i := 0; i < 5000; i++ {
+		e := mkEvent(Tick(rng.IntN(50)), uint8(rng.IntN(4)), int32(rng.IntN(20)), int32(rng.IntN(20)), uint32(rng.IntN(3)))
+		all = append(all, e)
+		h.push(e)
+		if rng.IntN(3) == 0 { // interleave pops
+			got := h.pop()
+			idx := slices.IndexFunc(all, func(x event) bool { return x == got })
+			for _, x := range all {
+				if x.less(&got) {
+					t.Fatalf("popped %+v while %+v is smaller", got, x)
+				}
+			}
+			all = slices.Delete(all, idx, idx+1)
+		}
+	}
+	slices.SortFunc(all, func(x, y event) int {
+		for _, c := range [][2]int64{{int64(x.at), int64(y.at)}, {int64(x.kind()), int64(y.kind())}, {int64(x.a()), int64(y.a())},
+			{int64(x.b()), int64(y.b())}, {int64(x.ver), int64(y.ver)}} {
+			if c[0] != c[1] {
+				if c[0] < c[1] {
+					return -1
+				}
+				return 1
+			}
+		}
+		return 0
+	})
+	for i, want := range all {
+		if got := h.pop(); got != want {
+			t.Fatalf("pop %d = %+v, want %+v", i, got, want)
+		}
+	}
+}
+
+// TestFreeIndex compares FirstFit, ForEachFit and MaxFree with brute force
+// under random updates, hidden machines and slots.
+func TestFreeIndex(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	const M, D = 37, 3
+	class := make([]ClassID, M)
+	for m := range class {
+		class[m] = ClassID(rng.IntN(3))
+	}
+	x := newFreeIndex(D, true, class, 3)
+	free := make([]Vec, M)
+	slots := make([]int64, M)
+	hidden := make([]bool, M)
+	for step := 0; step < 4000; step++ {
+		m := rng.IntN(M)
+		free[m] = Vec{int64(rng.IntN(10)), int64(rng.IntN(10)), int64(rng.IntN(10))}
+		slots[m] = int64(rng.IntN(3))
+		hidden[m] = rng.IntN(8) == 0
+		x.set(MachineID(m), free[m], slots[m], hidden[m])
+		r := Vec{int64(rng.IntN(8)), int64(rng.IntN(8)), int64(rng.IntN(8))}
+		c := ClassID(rng.IntN(3))
+		var want []MachineID
+		for k := 0; k < M; k++ {
+			if class[k] == c && free[k] != nil && !hidden[k] && slots[k] >= 1 && free[k].Dominates(r) {
+				want = append(want, MachineID(k))
+			}
+		}
+		first := NoMachine
+		if len(want) > 0 {
+			first = want[0]
+		}
+		if got := x.FirstFit(c, r); got != first {
+			t.Fatalf("step %d: FirstFit(%d, %v) = %d, want %d", step, c, r, got, first)
+		}
+		var got []MachineID
+		x.ForEachFit(c, r, func(m MachineID) bool { got = append(got, m); return true })
+		if !slices.Equal(got, want) {
+			t.Fatalf("step %d: ForEachFit = %v, want %v", step, got, want)
+		}
+		w := []float64{rng.Float64(), rng.Float64(), rng.Float64()}
+		score := func(f Vec) float64 { return w[0]*float64(f[0]) + w[1]*float64(f[1]) + w[2]*float64(f[2]) }
+		bestM, bestV := NoMachine, 0.0
+		for _, k := range want {
+			if v := score(free[k]); bestM == NoMachine || v > bestV {
+				bestM, bestV = k, v
+			}
+		}
+		if m, v := x.MaxScore(c, r, score); m != bestM || (m != NoMachine && v != bestV) {
+			t.Fatalf("step %d: MaxScore = %d (%v), want %d (%v)", step, m, v, bestM, bestV)
+		}
+		if x.Holds(c, r) != (len(want) > 0) && len(want) > 0 {
+			t.Fatalf("step %d: Holds false with a fitting machine", step)
+		}
+	}
+}
+
+// TestShareComparisons checks the exact comparisons against math/big.
+func TestShareComparisons(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for i := 0; i < 20000; i++ {
+		v := func() int64 { return rng.Int64N(1 << 40) }
+		a, b, c, d, e, f := v(), v(), v(), v(), v(), v()
+		want := new(big.Int).Mul(new(big.Int).Mul(big.NewInt(a), big.NewInt(b)), big.NewInt(c)).Cmp(
+			new(big.Int).Mul(new(big.Int).Mul(big.NewInt(d), big.NewInt(e)), big.NewInt(f)))
+		if got := mul3cmp(a, b, c, d, e, f); got != want {
+			t.Fatalf("mul3cmp(%d,%d,%d,%d,%d,%d) = %d, want %d", a, b, c, d, e, f, got, want)
+		}
+	}
+	C := Vec{9, 18}
+	// A ⟨3, 12⟩: Dom = 12/18 = 2/3; B ⟨6, 2⟩: Dom = 6/9 = 2/3: equal.
+	if c := CompareShares(Vec{3, 12}, 1, Vec{6, 2}, 1, C); c != 0 {
+		t.Errorf("CompareShares of equal 2/3 shares = %d", c)
+	}
+	// weight 2 halves A's weighted share: 1/3 < 2/3.
+	if c := CompareShares(Vec{3, 12}, 2, Vec{6, 2}, 1, C); c != -1 {
+		t.Errorf("CompareShares with weight 2 = %d, want -1", c)
+	}
+	// ShareAtMost: Dom(⟨3, 12⟩) = 2/3 ≤ 2/3 but not ≤ 1/2.
+	if !ShareAtMost(Vec{3, 12}, C, 2, 3) || ShareAtMost(Vec{3, 12}, C, 1, 2) {
+		t.Error("ShareAtMost wrong at 2/3")
+	}
+}
+
+// TestQuanta checks the quantum choice of SIMULATE.md §1.1.
+func TestQuanta(t *testing.T) {
+	cases := []struct {
+		name   string
+		values []float64
+		want   int64 // milli-units
+	}{
+		{"whole cores", []float64{2, 32, 0.0}, 1000},
+		{"tenths", []float64{0.5, 2}, 100},
+		{"millicores", []float64{0.25, 0.001}, 1},
+		{"bytes in MiB", []float64{4 << 30, 64 << 30, 512 << 20}, 1 << 20 * 1000},
+		{"bytes not MiB", []float64{4 << 30, 1000}, 1000},
+		{"finer than milli", []float64{1e-4}, 1},
+	}
+	for _, c := range cases {
+		b := NewQuantaBuilder(1)
+		for _, v := range c.values {
+			b.Add(0, v)
+		}
+		if got := b.Quanta()[0]; got != c.want {
+			t.Errorf("%s: quantum %d milli, want %d", c.name, got, c.want)
+		}
+	}
+	q := Quanta{1000}
+	// 1e-4 cores is finer than the quantum: demands round up, capacities down.
+	if q.Demand(0, 1.0001) != 2 || q.Capacity(0, 1.9999) != 1 {
+		t.Errorf("rounding: demand %d, capacity %d", q.Demand(0, 1.0001), q.Capacity(0, 1.9999))
+	}
+}
+
+// TestNoise checks that actual durations are counter-based (the same for a
+// (job, task) whatever the order of draws), at least 1 tick, and of mean
+// about 1 (mean form) or median about 1 (median form).
+func TestNoise(t *testing.T) {
+	n := newNoise(7, 0.5, false)
+	a := n.actual(3, 4, 1000)
+	n.actual(9, 9, 1000)
+	if b := n.actual(3, 4, 1000); a != b {
+		t.Fatalf("noise not counter-based: %d then %d", a, b)
+	}
+	if n.actual(1, 1, 1) < 1 {
+		t.Fatal("actual below 1 tick")
+	}
+	const N = 40000
+	var sum float64
+	var below int
+	for i := int32(0); i < N; i++ {
+		x := n.actual(JobID(i/100), i%100, 1_000_000)
+		sum += float64(x)
+		if x < 1_000_000 {
+			below++
+		}
+	}
+	// E[exp(σZ − σ²/2)] = 1; the standard error of the mean of N draws is
+	// √(e^{σ²}−1)/√N ≈ 0.0027 for σ = 0.5, so 1% is over 3 standard errors.
+	if m := sum / N / 1e6; m < 0.99 || m > 1.01 {
+		t.Errorf("mean factor %.4f, want 1 ± 0.01", m)
+	}
+	med := newNoise(7, 0.5, true)
+	below = 0
+	for i := int32(0); i < N; i++ {
+		if med.actual(JobID(i/100), i%100, 1_000_000) < 1_000_000 {
+			below++
+		}
+	}
+	// median form: half the draws fall below the estimate (± 1%).
+	if f := float64(below) / N; f < 0.49 || f > 0.51 {
+		t.Errorf("median form: %.3f of draws below the estimate, want 0.5", f)
+	}
+}

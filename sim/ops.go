@@ -1,0 +1,297 @@
+package sim
+
+// The state changes behind events and Planner calls. Each keeps the
+// machine free vectors, the fit index, the usage of users and jobs, the
+// work sums and the groups consistent.
+
+// charge returns what a task of demand dem on machine m is charged: its
+// demand, or in container mode the container's size (SIMULATE.md §1.4:
+// X-Flex charges by container size).
+func (s *engine) charge(dem Vec, m MachineID) Vec {
+	if s.cl.Nodes != nil {
+		return s.cl.Machines[m].Cap
+	}
+	return dem
+}
+
+// addUsage adds sign·ch to the usage of job j, of its user and of the
+// cluster.
+func (s *engine) addUsage(j *jobRT, ch Vec, sign int64) {
+	u := j.spec.User
+	s.rec.userChanging(u)
+	uu := s.users[u].usage
+	for d, x := range ch {
+		x *= sign
+		uu[d] += x
+		j.usage[d] += x
+		s.rec.alloc[d] += x
+	}
+	s.rec.running += sign
+	s.users[u].running += int32(sign)
+	j.version++
+}
+
+// occupy puts task v on machine m.
+func (s *engine) occupy(j *jobRT, v int32, m MachineID) {
+	dem := j.demand(v)
+	f := s.machineFree(m)
+	for d, x := range dem {
+		f[d] -= x
+	}
+	s.slots[m]--
+	s.mRunning[m]++
+	s.reserved[m] = NoUser // only the claimant may place on a reserved machine
+	s.index.set(m, f, s.slots[m], false)
+	s.addUsage(j, s.charge(dem, m), 1)
+	j.tasks[v].mpos = int32(len(s.onMachine[m]))
+	s.onMachine[m] = append(s.onMachine[m], TaskRef{j.id, v})
+	j.tasks[v].machine = m
+	j.running++
+	j.st[j.tasks[v].stage].running++
+}
+
+// vacate takes task v off its machine.
+func (s *engine) vacate(j *jobRT, v int32) {
+	t := &j.tasks[v]
+	m := t.machine
+	dem := j.demand(v)
+	f := s.machineFree(m)
+	for d, x := range dem {
+		f[d] += x
+	}
+	s.slots[m]++
+	s.mRunning[m]--
+	s.index.set(m, f, s.slots[m], s.reserved[m] != NoUser)
+	s.markDirty(m)
+	s.addUsage(j, s.charge(dem, m), -1)
+	on := s.onMachine[m] // swap-remove
+	last := len(on) - 1
+	if i := t.mpos; int(i) != last {
+		on[i] = on[last]
+		s.jobs[on[i].Job].tasks[on[i].Task].mpos = i
+	}
+	s.onMachine[m] = on[:last]
+	t.machine = NoMachine
+	j.running--
+	j.st[t.stage].running--
+}
+
+// place starts runnable task v on machine m now; the caller checked
+// eligibility and fit.
+func (s *engine) place(j *jobRT, v int32, m MachineID) {
+	t := &j.tasks[v]
+	s.dequeue(j, v)
+	s.occupy(j, v, m)
+	ns := s.taskNS(j, v)
+	j.pendingWork -= float64(max(1, t.est-t.ran)) * ns
+	if j.unstarted--; j.unstarted == 0 {
+		j.pendingWork = 0 // no rounding residue
+	}
+	t.state = TaskRunning
+	t.start = s.now
+	t.end = s.now + t.act - t.ran
+	j.runEnd += ns * float64(t.estEnd()-j.base)
+	j.runNS += ns
+	if j.start < 0 {
+		j.start = s.now
+	}
+	s.push(mkEvent(t.end, evFinish, int32(j.id), v, t.ver))
+	if s.overdue != nil {
+		s.overdue.push(overdueEntry{at: t.estEnd(), job: j.id, task: v, ver: t.ver})
+	}
+	s.stats.Placements++
+	if s.chk != nil {
+		s.chk.started(j, v, m)
+	}
+	ref := TaskRef{j.id, v}
+	s.observe(func(o Observer) { o.TaskStarted(s.state, ref, m) })
+}
+
+// stopRun ends task v's current run: off its machine and out of the
+// running work sums.
+func (s *engine) stopRun(j *jobRT, v int32) {
+	t := &j.tasks[v]
+	ns := s.taskNS(j, v)
+	if t.flags&flagOverdue != 0 {
+		j.overdueNS -= ns
+		t.flags &^= flagOverdue
+	} else {
+		j.runEnd -= ns * float64(t.estEnd()-j.base)
+		j.runNS -= ns
+	}
+	s.vacate(j, v)
+	if j.running == 0 {
+		j.runEnd, j.runNS, j.overdueNS = 0, 0, 0
+	}
+}
+
+// finishTask applies the completion of running task v.
+func (s *engine) finishTask(j *jobRT, v int32) {
+	m := j.tasks[v].machine
+	s.stopRun(j, v)
+	j.tasks[v].state = TaskFinished
+	if s.chk != nil {
+		s.chk.ended(j, v, m, EndFinished)
+	}
+	ref := TaskRef{j.id, v}
+	s.observe(func(o Observer) { o.TaskEnded(s.state, ref, m, EndFinished) })
+	s.complete(j, v)
+	s.drainReady()
+}
+
+// kill ends running task v and requeues it with its progress lost; its
+// machine is then reserved for claimant (unless NoUser).
+func (s *engine) kill(j *jobRT, v int32, claimant UserID) {
+	t := &j.tasks[v]
+	m := t.machine
+	lost := s.now - t.start + t.ran
+	ns := s.taskNS(j, v)
+	s.stopRun(j, v)
+	if s.chk != nil {
+		s.chk.ended(j, v, m, EndKilled)
+	}
+	j.wasted += lost
+	j.wastedWork += float64(lost) * ns
+	t.ran = 0
+	t.ver++
+	j.kills++
+	s.stats.Kills++
+	j.pendingWork += float64(t.est) * ns
+	j.unstarted++
+	s.enqueue(j, v)
+	if claimant != NoUser {
+		s.reserve(m, claimant)
+	}
+	ref := TaskRef{j.id, v}
+	s.observe(func(o Observer) { o.TaskEnded(s.state, ref, m, EndKilled) })
+}
+
+// suspend ends running task v and requeues it keeping its progress.
+func (s *engine) suspend(j *jobRT, v int32) {
+	t := &j.tasks[v]
+	m := t.machine
+	s.stopRun(j, v)
+	if s.chk != nil {
+		s.chk.ended(j, v, m, EndSuspended)
+	}
+	t.ran += s.now - t.start
+	t.ver++
+	j.suspends++
+	s.stats.Suspends++
+	j.pendingWork += float64(max(1, t.est-t.ran)) * s.taskNS(j, v)
+	j.unstarted++
+	s.enqueue(j, v)
+	ref := TaskRef{j.id, v}
+	s.observe(func(o Observer) { o.TaskEnded(s.state, ref, m, EndSuspended) })
+}
+
+// migrate moves running task v to machine m; its end stays the same.
+func (s *engine) migrate(j *jobRT, v int32, m MachineID) {
+	from := j.tasks[v].machine
+	s.vacate(j, v)
+	s.occupy(j, v, m)
+	j.migrations++
+	s.stats.Migrations++
+	if s.chk != nil {
+		s.chk.ended(j, v, from, EndMigrated)
+		s.chk.started(j, v, m)
+	}
+	ref := TaskRef{j.id, v}
+	s.observe(func(o Observer) { o.TaskEnded(s.state, ref, from, EndMigrated) })
+	s.observe(func(o Observer) { o.TaskStarted(s.state, ref, m) })
+}
+
+// reserve hides machine m from the fit index and holds it for user u.
+func (s *engine) reserve(m MachineID, u UserID) {
+	s.reserved[m] = u
+	s.index.set(m, s.machineFree(m), s.slots[m], true)
+}
+
+// unreserve makes a reserved machine available to everyone again.
+func (s *engine) unreserve(m MachineID) {
+	if s.reserved[m] == NoUser {
+		return
+	}
+	s.reserved[m] = NoUser
+	s.index.set(m, s.machineFree(m), s.slots[m], false)
+	s.markDirty(m)
+}
+
+// overdueEntry is a running task's estimated end.
+type overdueEntry struct {
+	at   Tick
+	job  JobID
+	task int32
+	ver  uint32
+}
+
+// overdueHeap orders running tasks by estimated end, so that tasks that
+// outlive their estimate count a remaining time of 1 tick in work(j)
+// (needed only when actual durations differ from estimates).
+type overdueHeap struct{ a []overdueEntry }
+
+func (h *overdueHeap) less(i, k int) bool {
+	x, y := &h.a[i], &h.a[k]
+	if x.at != y.at {
+		return x.at < y.at
+	}
+	if x.job != y.job {
+		return x.job < y.job
+	}
+	return x.task < y.task
+}
+
+func (h *overdueHeap) push(e overdueEntry) {
+	h.a = append(h.a, e)
+	for i := len(h.a) - 1; i > 0; {
+		p := (i - 1) / 2
+		if !h.less(i, p) {
+			break
+		}
+		h.a[i], h.a[p] = h.a[p], h.a[i]
+		i = p
+	}
+}
+
+func (h *overdueHeap) pop() overdueEntry {
+	top := h.a[0]
+	n := len(h.a) - 1
+	h.a[0] = h.a[n]
+	h.a = h.a[:n]
+	for i := 0; ; {
+		c := 2*i + 1
+		if c >= n {
+			break
+		}
+		if c+1 < n && h.less(c+1, c) {
+			c++
+		}
+		if !h.less(c, i) {
+			break
+		}
+		h.a[i], h.a[c] = h.a[c], h.a[i]
+		i = c
+	}
+	return top
+}
+
+// markOverdue moves running tasks whose estimated end has passed from the
+// running work sums to the overdue sums.
+func (s *engine) markOverdue() {
+	for len(s.overdue.a) > 0 && s.overdue.a[0].at <= s.now {
+		e := s.overdue.pop()
+		j := s.jobs[e.job]
+		if j == nil {
+			continue
+		}
+		t := &j.tasks[e.task]
+		if t.state != TaskRunning || t.ver != e.ver || t.flags&flagOverdue != 0 {
+			continue
+		}
+		ns := s.taskNS(j, e.task)
+		j.runEnd -= ns * float64(t.estEnd()-j.base)
+		j.runNS -= ns
+		j.overdueNS += ns
+		t.flags |= flagOverdue
+	}
+}

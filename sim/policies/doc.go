@@ -1,0 +1,12 @@
+// Package policies holds the simulator's online scheduling policies
+// (SIMULATE.md §3), one per file, and Registry: a name → constructor map
+// whose constructors parse typed parameters (`--param P.k=v`).
+//
+// Baselines: fifo and fifo-strict, capacity (YARN-like queues), drf
+// (weighted, progressive filling), sjf, srtf, tetris and tetrisfair
+// (alignment with an SRTF blend and a fairness knob), cp (critical path
+// first). Later policies (carbyne, graphene, choosy, xschedule) register
+// themselves the same way, each in its own file.
+//
+// It imports sim and the standard library only.
+package policies

@@ -1,0 +1,127 @@
+package sim
+
+// series accumulates piecewise-constant quantities into equal-width time
+// buckets aligned at time 0: per bucket, ∫ value dt for each of k values
+// (the allocation per dimension, the running tasks, each user's dominant
+// share). When a segment reaches past the last bucket, adjacent buckets
+// are merged pairwise and the width doubles, so at most max buckets are
+// kept whatever the horizon, and sums stay exact in each bucket.
+type series struct {
+	max     int
+	k       int
+	userOff int // values: dims allocation, then running, then users
+	w       Tick
+	vals    []float64 // max buckets × k
+}
+
+func newSeries(points, dims, users int) *series {
+	k := dims + 1 + users
+	return &series{max: max(points, 2), k: k, userOff: dims + 1, w: 1, vals: make([]float64, max(points, 2)*k)}
+}
+
+// fit doubles the bucket width until time b falls within the buckets.
+func (s *series) fit(b Tick) {
+	for b > Tick(s.max)*s.w {
+		half := s.max / 2
+		for i := 0; i < half; i++ {
+			dst := s.vals[i*s.k : (i+1)*s.k]
+			a := s.vals[2*i*s.k : (2*i+1)*s.k]
+			c := s.vals[(2*i+1)*s.k : (2*i+2)*s.k]
+			for x := range dst {
+				dst[x] = a[x] + c[x]
+			}
+		}
+		clear(s.vals[half*s.k:])
+		if s.max%2 == 1 { // an odd last bucket folds into the last half
+			last := s.vals[(s.max-1)*s.k : s.max*s.k]
+			dst := s.vals[(half-1)*s.k : half*s.k]
+			for x := range dst {
+				dst[x] += last[x]
+			}
+		}
+		s.w *= 2
+	}
+}
+
+// each calls fn(bucket, overlap) for the buckets [a, b) covers.
+func (s *series) each(a, b Tick, fn func(i int, dt float64)) {
+	s.fit(b)
+	for i := int(a / s.w); Tick(i)*s.w < b; i++ {
+		lo, hi := max(a, Tick(i)*s.w), min(b, Tick(i+1)*s.w)
+		if hi > lo {
+			fn(i, float64(hi-lo))
+		}
+	}
+}
+
+// addGlobal adds the allocation and the running count over [a, b).
+func (s *series) addGlobal(a, b Tick, alloc Vec, running int64) {
+	if i := a / s.w; b <= (i+1)*s.w && i < Tick(s.max) { // within one bucket: the common case
+		v := s.vals[int(i)*s.k:]
+		dt := float64(b - a)
+		for d, x := range alloc {
+			v[d] += float64(x) * dt
+		}
+		v[len(alloc)] += float64(running) * dt
+		return
+	}
+	s.each(a, b, func(i int, dt float64) {
+		v := s.vals[i*s.k:]
+		for d, x := range alloc {
+			v[d] += float64(x) * dt
+		}
+		v[len(alloc)] += float64(running) * dt
+	})
+}
+
+// addUser adds user u's dominant share x over [a, b).
+func (s *series) addUser(a, b Tick, u int, x float64) {
+	if i := a / s.w; b <= (i+1)*s.w && i < Tick(s.max) {
+		s.vals[int(i)*s.k+s.userOff+u] += x * float64(b-a)
+		return
+	}
+	s.each(a, b, func(i int, dt float64) { s.vals[i*s.k+s.userOff+u] += x * dt })
+}
+
+// Series are time series of a run, one point per bucket of Step ticks
+// from Start: averages over each bucket (the last may be partial).
+type Series struct {
+	Start, Step Tick
+	// Utilization[d][i] is the allocation of dimension d over capacity.
+	Utilization [][]float64
+	// Running[i] is the mean number of running tasks.
+	Running []float64
+	// Shares[u][i] is user u's mean dominant share.
+	Shares [][]float64
+}
+
+// export returns the averages over [from, to) per bucket.
+func (s *series) export(from, to Tick, total Vec, users int) Series {
+	out := Series{Step: s.w}
+	if to <= from {
+		return out
+	}
+	s.fit(to)
+	i0 := int(from / s.w)
+	out.Start = Tick(i0) * s.w
+	D := s.userOff - 1
+	out.Utilization = make([][]float64, D)
+	out.Shares = make([][]float64, users)
+	for i := i0; Tick(i)*s.w < to; i++ {
+		lo, hi := max(from, Tick(i)*s.w), min(to, Tick(i+1)*s.w)
+		span := float64(hi - lo)
+		v := s.vals[i*s.k : (i+1)*s.k]
+		for d := 0; d < D; d++ {
+			u := 0.0
+			if total[d] > 0 {
+				u = v[d] / span / float64(total[d])
+			}
+			out.Utilization[d] = append(out.Utilization[d], u)
+		}
+		out.Running = append(out.Running, v[D]/span)
+		for u := 0; u < users; u++ {
+			out.Shares[u] = append(out.Shares[u], v[s.userOff+u]/span)
+		}
+	}
+	return out
+}
