@@ -79,6 +79,7 @@ plans with proven quality, and writes them for schedulers and spreadsheets.`,
 		newDAGCmd(io),
 		newExportCmd(io),
 		newReportCmd(io),
+		newPlanCmd(io),
 	)
 	return root
 }
