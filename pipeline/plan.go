@@ -30,8 +30,16 @@ const ExampleSizing = "std=1,std-b=1,highmem=3.5,gpu=12,spot=0.4"
 
 // DefaultSizeCurve are the forecast multipliers sized besides the forecast
 // itself for the bundle's sizing curve (cost against nodes as demand
-// grows): below the forecast, where sizing is cheapest.
+// grows) when PlanOptions.SizeCurve is nil and the sizing is small (see
+// maxCurveWork): below the forecast, where sizing is cheapest.
 var DefaultSizeCurve = []float64{0.5, 0.75}
+
+// maxCurveWork bounds, for the default sizing curve, the requests times
+// the node types of the sizing: each point of the curve costs about as
+// much as the sizing itself (the example: 5,164 requests × 5 types; the
+// openb pods: 8,151 × 27 take several times longer), so larger sizings
+// size the forecast alone unless a curve is asked for.
+const maxCurveWork = 50_000
 
 // PlanOptions are the options of Plan (`capplan plan`).
 type PlanOptions struct {
@@ -48,7 +56,9 @@ type PlanOptions struct {
 	Size string
 	// SizeCurve are forecast multipliers (> 0, ≠ 1) also sized with Size
 	// for the bundle's sizing curve; each point scales every request count
-	// up to a whole number (⌈count × m⌉).
+	// up to a whole number (⌈count × m⌉). nil means DefaultSizeCurve when
+	// the sizing is small (requests × node types ≤ maxCurveWork), else none;
+	// an empty slice means none.
 	SizeCurve []float64
 	// Seed drives every randomised step (shapes, packing, sizing, DAGs).
 	Seed uint64
@@ -106,6 +116,7 @@ type planState struct {
 	loaded  *loaded
 	inputs  Inputs // the cluster and the feasible demand, in memory
 	types   []nodeTypeCost
+	curve   []float64 // the sizing curve's multipliers
 	workers int
 }
 
@@ -138,7 +149,7 @@ func Plan(o PlanOptions) (*PlanResult, error) {
 		return nil, err
 	}
 	p := &plan.Plan{
-		Header:      header(plan.KindPlan, o.Generator, st.loaded.Inputs, o.flags(), seedOf(o.Seed)),
+		Header:      header(plan.KindPlan, o.Generator, st.loaded.Inputs, st.flags(), seedOf(o.Seed)),
 		CommandLine: o.CommandLine,
 		Warnings:    []plan.PlanWarning{},
 	}
@@ -215,6 +226,18 @@ func (o *PlanOptions) start() (*planState, error) {
 			return nil, optionErrorf("invalid --size: %q is not a node group of %s (groups: %s)", t.Group, l.Cluster.Source, strings.Join(groups, ", "))
 		}
 	}
+	st.curve = o.SizeCurve
+	if o.SizeCurve == nil && st.types != nil {
+		var requests int64
+		for _, a := range feasible.Applications {
+			for _, r := range a.Requests {
+				requests += r.Count
+			}
+		}
+		if requests*int64(len(st.types)) <= maxCurveWork {
+			st.curve = DefaultSizeCurve
+		}
+	}
 	return st, nil
 }
 
@@ -229,14 +252,15 @@ func (st *planState) demandWarnings() []plan.PlanWarning {
 }
 
 // flags records the plan's options, by flag name.
-func (o *PlanOptions) flags() map[string]string {
+func (st *planState) flags() map[string]string {
+	o := st.o
 	m := map[string]string{"k": strconv.Itoa(o.K), "seed": strconv.FormatUint(o.Seed, 10)}
 	if o.Size != "" {
 		m["size"] = o.Size
 	}
-	if len(o.SizeCurve) > 0 {
-		parts := make([]string, len(o.SizeCurve))
-		for i, x := range o.SizeCurve {
+	if len(st.curve) > 0 {
+		parts := make([]string, len(st.curve))
+		for i, x := range st.curve {
 			parts[i] = strconv.FormatFloat(x, 'g', -1, 64)
 		}
 		m["sizeCurve"] = strings.Join(parts, ",")

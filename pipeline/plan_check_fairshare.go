@@ -11,13 +11,6 @@ import (
 	"github.com/capplan/capplan/plan"
 )
 
-// recoverTol is the relative distance within which a document's float64
-// must lie from the exact rational it was printed from. float64 rounds
-// with relative error ≤ 2⁻⁵³ ≈ 1.1e-16, so 1e-12 leaves a wide margin yet
-// separates rationals p/q and p'/q' (|p/q − p'/q'| ≥ 1/(q·q')) for
-// denominators up to about 10⁶ at values near 1.
-const recoverTol = 1e-12
-
 // checkFairShareDoc re-verifies a FairShare document against the problem
 // rebuilt from the inputs: same machine types (names, counts) and
 // applications in order, each application's exact amount (machinesExact)
@@ -25,9 +18,9 @@ const recoverTol = 1e-12
 // eligible types, and then flow.Verify — the exact, solver-independent
 // check of feasibility and leximin optimality — on the allocation read
 // from the document. The per-type allocations are printed as float64, so
-// each is recovered as the simplest rational within recoverTol of it
-// (simplestRat); a wrong recovery cannot make a wrong allocation pass,
-// since Verify then finds the sums unequal.
+// each is recovered as the simplest rational rounding to it
+// (plan.RatFromFloat); a wrong recovery cannot make a wrong allocation
+// pass, since Verify then finds the sums unequal.
 func checkFairShareDoc(c *datasets.Cluster, d *datasets.Demand, doc *plan.FairShare) (string, error) {
 	inst, err := datasets.Coalesce(c, d)
 	if err != nil {
@@ -61,7 +54,7 @@ func checkFairShareDoc(c *datasets.Cluster, d *datasets.Demand, doc *plan.FairSh
 		if !ok || amount.Sign() < 0 {
 			return what, fmt.Errorf("%s: machinesExact %q is not a non-negative rational", field, s.MachinesExact)
 		}
-		if f, _ := amount.Float64(); !nearExact(f, s.Machines) {
+		if f, _ := amount.Float64(); f != s.Machines {
 			return what, fmt.Errorf("%s: machines %v differs from machinesExact %s", field, s.Machines, s.MachinesExact)
 		}
 		level, ok := new(big.Rat).SetString(s.LevelExact)
@@ -84,10 +77,10 @@ func checkFairShareDoc(c *datasets.Cluster, d *datasets.Demand, doc *plan.FairSh
 		res.Alloc[u] = make([]flow.Rat, len(p.Users[u].Types))
 		for k, t := range p.Users[u].Types {
 			x := s.ByType[inst.Types[t].Name]
-			r := simplestRat(x, recoverTol*math.Max(1, math.Abs(x)))
-			if r == nil {
+			if math.IsNaN(x) || math.IsInf(x, 0) || x < 0 {
 				return what, fmt.Errorf("%s: byType[%s] = %v is not a non-negative number", field, inst.Types[t].Name, x)
 			}
+			r := plan.RatFromFloat(x)
 			if res.Alloc[u][k], err = flowRat(r); err != nil {
 				return what, fmt.Errorf("%s: byType[%s]: %w", field, inst.Types[t].Name, err)
 			}
@@ -99,11 +92,6 @@ func checkFairShareDoc(c *datasets.Cluster, d *datasets.Demand, doc *plan.FairSh
 	return what, nil
 }
 
-// nearExact reports whether two floats agree to recoverTol (relative).
-func nearExact(a, b float64) bool {
-	return math.Abs(a-b) <= recoverTol*math.Max(1, math.Max(math.Abs(a), math.Abs(b)))
-}
-
 // flowRat converts a non-negative big.Rat to a flow.Rat, or fails when it
 // does not fit in int64.
 func flowRat(r *big.Rat) (flow.Rat, error) {
@@ -111,38 +99,4 @@ func flowRat(r *big.Rat) (flow.Rat, error) {
 		return flow.Rat{}, fmt.Errorf("%s does not fit exact int64 arithmetic", r.RatString())
 	}
 	return flow.NewRat(r.Num().Int64(), r.Denom().Int64()), nil
-}
-
-// simplestRat returns the rational with the smallest denominator in
-// [x − tol, x + tol] ∩ [0, ∞) (the Stern–Brocot / continued-fraction
-// rule), or nil when x is negative beyond tol, NaN or infinite. A float64
-// printed from p/q with q small is recovered exactly as p/q.
-func simplestRat(x, tol float64) *big.Rat {
-	if math.IsNaN(x) || math.IsInf(x, 0) || x < -tol {
-		return nil
-	}
-	lo := new(big.Rat).SetFloat64(math.Max(0, x-tol))
-	hi := new(big.Rat).SetFloat64(x + tol)
-	return simplestBetween(lo, hi)
-}
-
-// simplestBetween returns the rational with the smallest denominator (then
-// numerator) in [lo, hi], 0 ≤ lo ≤ hi: the integer ⌈lo⌉ when it is at
-// most hi, else a + 1/simplestBetween(1/(hi−a), 1/(lo−a)) with a = ⌊lo⌋.
-// Each level takes one continued-fraction term, so the depth is that of
-// the continued fraction of the answer.
-func simplestBetween(lo, hi *big.Rat) *big.Rat {
-	a := new(big.Int).Quo(lo.Num(), lo.Denom()) // ⌊lo⌋ for lo ≥ 0
-	fa := new(big.Rat).SetInt(a)
-	if fa.Cmp(lo) == 0 {
-		return fa
-	}
-	next := new(big.Rat).SetInt(new(big.Int).Add(a, big.NewInt(1)))
-	if next.Cmp(hi) <= 0 {
-		return next
-	}
-	// a < lo ≤ hi < a+1.
-	l := new(big.Rat).Inv(new(big.Rat).Sub(hi, fa))
-	h := new(big.Rat).Inv(new(big.Rat).Sub(lo, fa))
-	return fa.Add(fa, new(big.Rat).Inv(simplestBetween(l, h)))
 }

@@ -20,8 +20,10 @@ const planShapesEps = 0.1
 type stepOut struct {
 	steps    []plan.PlanStep
 	warnings []plan.PlanWarning
-	// point is a sizing's point of the curve (sizing jobs).
+	// point is a sizing's point of the curve (sizing jobs); curve marks
+	// the jobs of the curve's other points.
 	point *plan.SizingPoint
+	curve bool
 }
 
 // run runs the plan's independent jobs, Workers at a time — the fair
@@ -39,7 +41,7 @@ func (st *planState) run(res *PlanResult) error {
 	jobs := []func(*stepOut) error{func(out *stepOut) error { return st.chain(b, out, done) }}
 	var multipliers []float64
 	if st.types != nil {
-		multipliers = append([]float64{1}, st.o.SizeCurve...)
+		multipliers = append([]float64{1}, st.curve...)
 		for _, m := range multipliers {
 			jobs = append(jobs, func(out *stepOut) error { return st.sizing(b, m, out, done) })
 		}
@@ -53,6 +55,9 @@ func (st *planState) run(res *PlanResult) error {
 	}
 	p := b.Plan
 	for _, out := range outs {
+		if out.curve && b.Sizing == nil {
+			continue // the forecast's own sizing failed, with a warning
+		}
 		p.Steps = append(p.Steps, out.steps...)
 		p.Warnings = append(p.Warnings, out.warnings...)
 		if out.point != nil {
@@ -119,6 +124,7 @@ func (st *planState) sizing(b *plan.Bundle, m float64, out *stepOut, done func(s
 	t0 := time.Now()
 	name, label := plan.StepSizing, sizingLabel(m)
 	in := st.inputs
+	out.curve = m != 1
 	if m != 1 {
 		name = plan.StepSizing + " (" + label + ")"
 		in.Demand = scaleDemand(in.Demand, m)

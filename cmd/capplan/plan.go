@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -16,11 +17,12 @@ import (
 
 // planOptions are the flags of `capplan plan`.
 type planOptions struct {
-	io    *ioStreams
-	run   pipeline.PlanOptions
-	Out   string
-	Check string
-	Stats bool
+	io        *ioStreams
+	run       pipeline.PlanOptions
+	SizeCurve string
+	Out       string
+	Check     string
+	Stats     bool
 }
 
 func newPlanCmd(io *ioStreams) *cobra.Command {
@@ -71,8 +73,8 @@ lower bound. It prints each check; exit code 4 when one fails.`,
 	bindInputs(f, &opts.run.Inputs)
 	f.StringVarP(&opts.run.WorkloadPath, "workload", "w", "", "workload `file` of job DAGs to schedule on the cluster's nodes")
 	f.IntVarP(&opts.run.K, "k", "k", 8, "number of container shapes")
-	f.StringVar(&opts.run.Size, "size", "", "size the cluster with these node groups and prices per node, e.g. `std=1,highmem=3.5` (--example: "+pipeline.ExampleSizing+")")
-	f.Float64SliceVar(&opts.run.SizeCurve, "size-curve", pipeline.DefaultSizeCurve, "with --size, also size the forecast × these `multipliers` for the sizing curve (empty: none)")
+	f.StringVar(&opts.run.Size, "size", "", "size the cluster with these node `groups` and prices per node, such as std=1,highmem=3.5 (--example: "+pipeline.ExampleSizing+")")
+	f.StringVar(&opts.SizeCurve, "size-curve", "", "with --size, also size the forecast × these `multipliers` (such as 0.5,0.75,1.25) for the sizing curve; none for no curve (default: 0.5,0.75 when requests × node types ≤ 50000)")
 	f.Uint64Var(&opts.run.Seed, "seed", 1, "random seed of every randomised step")
 	f.IntVar(&opts.run.Workers, "workers", 0, "steps and DAG jobs run at once (0: all cores; results do not depend on it)")
 	f.StringVarP(&opts.Out, "out", "o", "", "write the bundle to `dir` (replaced as a whole)")
@@ -99,8 +101,17 @@ func (o *planOptions) validate(cmd *cobra.Command) error {
 	if o.run.Inputs.Example && !cmd.Flags().Changed("size") {
 		o.run.Size = pipeline.ExampleSizing
 	}
-	if o.run.Size == "" && !cmd.Flags().Changed("size-curve") {
-		o.run.SizeCurve = nil
+	if cmd.Flags().Changed("size-curve") {
+		o.run.SizeCurve = []float64{}
+		if o.SizeCurve != "none" && o.SizeCurve != "" {
+			for _, f := range strings.Split(o.SizeCurve, ",") {
+				m, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+				if err != nil {
+					return usageErrorf("invalid --size-curve %q: %q is not a number", o.SizeCurve, f)
+				}
+				o.run.SizeCurve = append(o.run.SizeCurve, m)
+			}
+		}
 	}
 	return nil
 }
@@ -177,7 +188,7 @@ type planWarningsError struct {
 
 func (e *planWarningsError) Error() string {
 	w := e.Warnings[0]
-	return fmt.Sprintf("bundle %s written with %d warnings (the plan holds the feasible part); the first: %s: %s", e.Dir, len(e.Warnings), w.Step, w.Message)
+	return fmt.Sprintf("bundle %s written with %s (the plan holds the feasible part); the first: %s: %s", e.Dir, plural(len(e.Warnings), "warning"), w.Step, w.Message)
 }
 
 // planCheckError reports a bundle that fails re-verification. Exit code
@@ -190,5 +201,13 @@ type planCheckError struct {
 func (e *planCheckError) Error() string {
 	f := e.Failed[0]
 	first := strings.SplitN(f.Err.Error(), "\n", 2)[0]
-	return fmt.Sprintf("bundle %s fails %d checks; the first: %s: %s", e.Dir, len(e.Failed), f.Step, first)
+	return fmt.Sprintf("bundle %s fails %s; the first: %s: %s", e.Dir, plural(len(e.Failed), "check"), f.Step, first)
+}
+
+// plural formats a count of things: "1 warning", "2 warnings".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return strconv.Itoa(n) + " " + thing + "s"
 }
