@@ -188,7 +188,7 @@ type planWarningsError struct {
 
 func (e *planWarningsError) Error() string {
 	w := e.Warnings[0]
-	return fmt.Sprintf("bundle %s written with %s (the plan holds the feasible part); the first: %s: %s", e.Dir, plural(len(e.Warnings), "warning"), w.Step, w.Message)
+	return fmt.Sprintf("bundle %s written with warnings (%d; the plan holds the feasible part); the first: %s: %s", e.Dir, len(e.Warnings), w.Step, w.Message)
 }
 
 // planCheckError reports a bundle that fails re-verification. Exit code
@@ -201,13 +201,5 @@ type planCheckError struct {
 func (e *planCheckError) Error() string {
 	f := e.Failed[0]
 	first := strings.SplitN(f.Err.Error(), "\n", 2)[0]
-	return fmt.Sprintf("bundle %s fails %s; the first: %s: %s", e.Dir, plural(len(e.Failed), "check"), f.Step, first)
-}
-
-// plural formats a count of things: "1 warning", "2 warnings".
-func plural(n int, thing string) string {
-	if n == 1 {
-		return "1 " + thing
-	}
-	return strconv.Itoa(n) + " " + thing + "s"
+	return fmt.Sprintf("bundle %s fails checks (%d); the first: %s: %s", e.Dir, len(e.Failed), f.Step, first)
 }
