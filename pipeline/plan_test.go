@@ -207,7 +207,7 @@ func TestPlanBadInput(t *testing.T) {
 		"broken.yaml":     "apiVersion: capplan/v1\nkind: Workload\njobs: [{name: x, tasks: [{id: t, duration: -1}]}]\n",
 	})
 	for name, change := range map[string]func(*PlanOptions){
-		`resource "gpu" is not declared`: func(o *PlanOptions) { o.Inputs.DemandPath = paths["undeclared.yaml"] },
+		`resource "gpu" is not declared`:     func(o *PlanOptions) { o.Inputs.DemandPath = paths["undeclared.yaml"] },
 		"no application can run on any node": func(o *PlanOptions) { o.Inputs.DemandPath = paths["nothing.yaml"] },
 		"broken.yaml":                        func(o *PlanOptions) { o.WorkloadPath = paths["broken.yaml"] },
 	} {
