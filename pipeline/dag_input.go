@@ -139,7 +139,8 @@ type dagJob struct {
 }
 
 // buildDAGJobs pairs every DAG with its machines. A job with a task that fits
-// no machine is rejected (Alibaba traces) or an error (other inputs).
+// no machine is rejected (Alibaba traces, or DAGInput.RejectUnfit) or an
+// error (other inputs).
 func buildDAGJobs(src *dagSource, m *dagMachines) ([]dagJob, []plan.DAGRejection, error) {
 	var jobs []dagJob
 	var rejected []plan.DAGRejection

@@ -73,49 +73,59 @@ func (st *planState) run(res *PlanResult) error {
 // chain runs fair shares, shapes and the ownership packing of the shapes.
 func (st *planState) chain(b *plan.Bundle, out *stepOut, done func(string, time.Duration)) error {
 	o := st.o
+	_, err := st.step(out, done, plan.PlanStep{Name: plan.StepFairShare, Kind: plan.KindFairShare, File: PlanFairShareFile}, func() (*plan.Header, error) {
+		r, err := FairShare(FairShareOptions{Inputs: st.inputs, PerNode: true, Generator: o.Generator})
+		if err != nil {
+			return nil, err
+		}
+		b.FairShare = r.Doc
+		return &r.Doc.Header, nil
+	})
+	if err != nil {
+		return err
+	}
+	ok, err := st.step(out, done, plan.PlanStep{Name: plan.StepShapes, Kind: plan.KindShapeCatalog, File: PlanShapesFile}, func() (*plan.Header, error) {
+		r, err := Shapes(ShapesOptions{Inputs: st.inputs, K: o.K, Eps: planShapesEps, Seed: o.Seed, Generator: o.Generator})
+		if err != nil {
+			return nil, err
+		}
+		b.Shapes = r.Doc
+		return &r.Doc.Header, nil
+	})
+	if err != nil || !ok {
+		out.warnings = append(out.warnings, plan.PlanWarning{Step: plan.StepOwnership, Message: "skipped: the ownership packing packs the shapes, which could not be computed"})
+		return err
+	}
+	_, err = st.step(out, done, plan.PlanStep{Name: plan.StepOwnership, Kind: plan.KindPackingPlan, File: PlanPackingFile}, func() (*plan.Header, error) {
+		r, err := Pack(PackOptions{Inputs: st.inputs, Catalog: b.Shapes, ShapesPath: PlanShapesFile, Seed: o.Seed, Generator: o.Generator})
+		if err != nil {
+			return nil, err
+		}
+		b.Ownership = r.Doc
+		return &r.Doc.Header, nil
+	})
+	return err
+}
+
+// step runs one step of the chain, which computes its document from the
+// in-memory inputs and returns its header: on success the header records
+// the plan's input files and the step is listed; a bad option or input is
+// returned as an error; any other failure becomes the step's warning (ok
+// false).
+func (st *planState) step(out *stepOut, done func(string, time.Duration), s plan.PlanStep, run func() (*plan.Header, error)) (ok bool, err error) {
 	t0 := time.Now()
-	fs, err := FairShare(FairShareOptions{Inputs: st.inputs, PerNode: true, Generator: o.Generator})
+	h, err := run()
+	done(s.Name, time.Since(t0))
 	switch {
 	case err == nil:
-		b.FairShare = fs.Doc
-		b.FairShare.Inputs = st.loaded.Inputs
-		out.steps = append(out.steps, plan.PlanStep{Name: plan.StepFairShare, Kind: plan.KindFairShare, File: PlanFairShareFile})
+		h.Inputs = st.loaded.Inputs
+		out.steps = append(out.steps, s)
+		return true, nil
 	case fatal(err):
-		return err
-	default:
-		out.warnings = append(out.warnings, stepFailed(plan.StepFairShare, err))
+		return false, err
 	}
-	t1 := time.Now()
-	done(plan.StepFairShare, t1.Sub(t0))
-	sh, err := Shapes(ShapesOptions{Inputs: st.inputs, K: o.K, Eps: planShapesEps, Seed: o.Seed, Generator: o.Generator})
-	switch {
-	case err == nil:
-		b.Shapes = sh.Doc
-		b.Shapes.Inputs = st.loaded.Inputs
-		out.steps = append(out.steps, plan.PlanStep{Name: plan.StepShapes, Kind: plan.KindShapeCatalog, File: PlanShapesFile})
-	case fatal(err):
-		return err
-	default:
-		out.warnings = append(out.warnings, stepFailed(plan.StepShapes, err),
-			plan.PlanWarning{Step: plan.StepOwnership, Message: "skipped: the ownership packing packs the shapes, which could not be computed"})
-		done(plan.StepShapes, time.Since(t1))
-		return nil
-	}
-	t2 := time.Now()
-	done(plan.StepShapes, t2.Sub(t1))
-	pk, err := Pack(PackOptions{Inputs: st.inputs, Catalog: b.Shapes, ShapesPath: PlanShapesFile, Seed: o.Seed, Generator: o.Generator})
-	switch {
-	case err == nil:
-		b.Ownership = pk.Doc
-		b.Ownership.Inputs = st.loaded.Inputs
-		out.steps = append(out.steps, plan.PlanStep{Name: plan.StepOwnership, Kind: plan.KindPackingPlan, File: PlanPackingFile})
-	case fatal(err):
-		return err
-	default:
-		out.warnings = append(out.warnings, stepFailed(plan.StepOwnership, err))
-	}
-	done(plan.StepOwnership, time.Since(t2))
-	return nil
+	out.warnings = append(out.warnings, stepFailed(s.Name, err))
+	return false, nil
 }
 
 // sizing sizes the cluster for the forecast times m: the plan's sizing

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/capplan/capplan/internal/testdatasets"
 	"github.com/capplan/capplan/plan"
 )
 
@@ -135,5 +136,30 @@ func TestPlanUsage(t *testing.T) {
 	}
 	if code, _, stderr := runCapplan(t, "plan", "--check", filepath.Join(dir, "none")); code != exitFailure || !strings.Contains(stderr, "is not a plan bundle") {
 		t.Errorf("--check of no bundle: exit %d: %s", code, stderr)
+	}
+}
+
+// TestPlanOpenB is the acceptance on real data: the openb GPU
+// inventory with the openb pods as demand (capplan import openb) gives a
+// full bundle, without warnings, that passes --check.
+func TestPlanOpenB(t *testing.T) {
+	root := testdatasets.Need(t, "alibaba-gpu-v2023-openb")
+	dir := t.TempDir()
+	in := filepath.Join(dir, "openb")
+	if code, _, stderr := runCapplan(t, "import", "openb", "--nodes", filepath.Join(root, "openb_node_list_all_node.csv"),
+		"--pods", filepath.Join(root, "openb_pod_list_gpuspec33.csv"), in); code != exitOK {
+		t.Fatalf("import: exit %d: %s", code, stderr)
+	}
+	out := filepath.Join(dir, "bundle")
+	if code, _, stderr := runCapplan(t, "plan", "-c", filepath.Join(in, "cluster.yaml"), "-d", filepath.Join(in, "demand.yaml"), "-o", out); code != exitOK {
+		t.Fatalf("plan: exit %d: %s", code, stderr)
+	}
+	for _, f := range []string{"fairshare.json", "shapes.json", "packing.json", "report.html", "report.xlsx", "export/kueue/20-clusterqueues.yaml"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Errorf("bundle: %v", err)
+		}
+	}
+	if code, stdout, stderr := runCapplan(t, "plan", "--check", out); code != exitOK || strings.Count(stdout, "ok  ") != 6 {
+		t.Errorf("--check: exit %d\n%s%s", code, stdout, stderr)
 	}
 }

@@ -19,20 +19,6 @@ func fillWith(files map[string]string) func(string) error {
 	}
 }
 
-// entries lists the names in dir.
-func entries(t *testing.T, dir string) []string {
-	t.Helper()
-	es, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, e := range es {
-		out = append(out, e.Name())
-	}
-	return out
-}
-
 func TestReplaceDir(t *testing.T) {
 	parent := t.TempDir()
 	dir := filepath.Join(parent, "out")
@@ -47,7 +33,7 @@ func TestReplaceDir(t *testing.T) {
 	if err := ReplaceDir(dir, fillWith(map[string]string{"keep.txt": "v2"})); err != nil {
 		t.Fatal(err)
 	}
-	if got := entries(t, dir); len(got) != 1 || got[0] != "keep.txt" {
+	if got := dirEntries(t, dir); len(got) != 1 || got[0] != "keep.txt" {
 		t.Errorf("after replacing: %v", got)
 	}
 	if data, _ := os.ReadFile(filepath.Join(dir, "keep.txt")); string(data) != "v2" {
@@ -65,7 +51,7 @@ func TestReplaceDir(t *testing.T) {
 	if data, _ := os.ReadFile(filepath.Join(dir, "keep.txt")); string(data) != "v2" {
 		t.Errorf("after a failed run keep.txt = %q", data)
 	}
-	if got := entries(t, parent); len(got) != 2 {
+	if got := dirEntries(t, parent); len(got) != 2 {
 		t.Errorf("the parent holds %v, want a and out only", got)
 	}
 	// A file in the way is refused.
