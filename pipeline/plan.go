@@ -118,6 +118,8 @@ type planState struct {
 	types   []nodeTypeCost
 	curve   []float64 // the sizing curve's multipliers
 	workers int
+	// problems are the parts of the demand left out.
+	problems []inputerr.Problem
 }
 
 // Plan runs the whole planning road on a cluster and a demand (and a
@@ -154,8 +156,8 @@ func Plan(o PlanOptions) (*PlanResult, error) {
 		Warnings:    []plan.PlanWarning{},
 	}
 	res := &PlanResult{Bundle: &plan.Bundle{Plan: p}, Demand: st.inputs.Demand, Took: map[string]time.Duration{}}
-	if res.Demand != st.loaded.Demand {
-		p.Warnings = append(p.Warnings, st.demandWarnings()...)
+	for _, pr := range st.problems {
+		p.Warnings = append(p.Warnings, plan.PlanWarning{Step: "demand", Message: "cannot be met, left out of the plan: " + pr.String()})
 	}
 	if err := st.run(res); err != nil {
 		return nil, err
@@ -211,11 +213,11 @@ func (o *PlanOptions) start() (*planState, error) {
 	if err != nil {
 		return nil, err
 	}
-	feasible, _, err := datasets.FeasibleDemand(l.Cluster, l.Demand)
+	feasible, problems, err := datasets.FeasibleDemand(l.Cluster, l.Demand)
 	if err != nil {
 		return nil, err
 	}
-	st.loaded = l
+	st.loaded, st.problems = l, problems
 	st.inputs = Inputs{Cluster: l.Cluster, Demand: feasible}
 	var groups []string
 	for _, g := range l.Cluster.Groups {
@@ -239,16 +241,6 @@ func (o *PlanOptions) start() (*planState, error) {
 		}
 	}
 	return st, nil
-}
-
-// demandWarnings names every part of the demand left out (step "demand").
-func (st *planState) demandWarnings() []plan.PlanWarning {
-	_, problems, _ := datasets.FeasibleDemand(st.loaded.Cluster, st.loaded.Demand)
-	out := make([]plan.PlanWarning, len(problems))
-	for i, pr := range problems {
-		out[i] = plan.PlanWarning{Step: "demand", Message: "cannot be met, left out of the plan: " + pr.String()}
-	}
-	return out
 }
 
 // flags records the plan's options, by flag name.

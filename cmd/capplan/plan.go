@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -126,6 +128,9 @@ func planRun(o *planOptions) error {
 			fmt.Fprintf(o.io.ErrOut, "stats: %s %v\n", step, took.Round(time.Millisecond))
 		}
 	}
+	if err := checkBundleTarget(o.Out); err != nil {
+		return err
+	}
 	res, err := pipeline.Plan(o.run)
 	if err != nil {
 		return err
@@ -150,6 +155,34 @@ func planRun(o *planOptions) error {
 			fmt.Fprintf(o.io.ErrOut, "warning: %s: %s\n", w.Step, w.Message)
 		}
 		return &planWarningsError{Dir: o.Out, Warnings: ws}
+	}
+	return nil
+}
+
+// checkBundleTarget refuses an output directory that the bundle must not
+// replace: the current directory or a root, a file, or a directory with
+// content that is not a plan bundle (no plan.json), which the replacement
+// would delete.
+func checkBundleTarget(dir string) error {
+	clean := filepath.Clean(dir)
+	if base := filepath.Base(clean); base == "." || base == ".." || filepath.Dir(clean) == clean {
+		return usageErrorf("-o %s: give a directory of its own for the bundle (it is replaced as a whole)", dir)
+	}
+	fi, err := os.Stat(clean)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil
+	case err != nil:
+		return err
+	case !fi.IsDir():
+		return fmt.Errorf("-o %s exists and is not a directory", dir)
+	}
+	entries, err := os.ReadDir(clean)
+	if err != nil {
+		return err
+	}
+	if _, err := os.Stat(filepath.Join(clean, plan.PlanFile)); len(entries) > 0 && err != nil {
+		return fmt.Errorf("-o %s exists and is not a plan bundle (no %s): refusing to replace it and its %d entries; choose a new directory", dir, plan.PlanFile, len(entries))
 	}
 	return nil
 }

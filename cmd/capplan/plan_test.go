@@ -163,3 +163,20 @@ func TestPlanOpenB(t *testing.T) {
 		t.Errorf("--check: exit %d\n%s%s", code, stdout, stderr)
 	}
 }
+
+// TestPlanRefusesOtherDirectories: the bundle replaces only an empty
+// directory or an earlier bundle.
+func TestPlanRefusesOtherDirectories(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("mine"), 0o644)
+	code, _, stderr := runCapplan(t, "plan", "--example", "-o", dir)
+	if code != exitFailure || !strings.Contains(stderr, "is not a plan bundle") {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "notes.txt")); string(data) != "mine" {
+		t.Error("the directory was replaced")
+	}
+	if code, _, stderr := runCapplan(t, "plan", "--example", "-o", "."); code != exitUsage {
+		t.Errorf("-o .: exit %d: %s", code, stderr)
+	}
+}
