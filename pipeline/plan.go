@@ -162,6 +162,13 @@ func Plan(o PlanOptions) (*PlanResult, error) {
 	if err := st.run(res); err != nil {
 		return nil, err
 	}
+	if len(p.Steps) == 0 {
+		msgs := make([]string, len(p.Warnings))
+		for i, w := range p.Warnings {
+			msgs[i] = w.Step + ": " + w.Message
+		}
+		return nil, fmt.Errorf("no step of the plan could run: %s", strings.Join(msgs, "; "))
+	}
 	if b := res.Bundle; b.DAG != nil {
 		p.Inputs = mergeInputs(p.Inputs, b.DAG.Inputs)
 	}
