@@ -8,9 +8,12 @@ FUZZ_DATASETS := FuzzParseCluster FuzzParseDemand FuzzParseWorkload FuzzParseKub
 build:
 	$(GO) build -o bin/capplan ./cmd/capplan
 
-# The main job on the embedded example data.
+# The main job on the embedded example data: the whole pipeline into a
+# plan bundle in out/ (exit code 3 would mean a bundle with warnings).
 run:
-	$(GO) run ./cmd/capplan fairshare --example
+	$(GO) build -o bin/capplan ./cmd/capplan
+	./bin/capplan plan --example -o out/
+	@echo "report: out/report.html (and out/report.xlsx, out/export/); verify with: ./bin/capplan plan --check out/"
 
 # Vet, unit tests, and a short fuzzing run of every input parser.
 test:

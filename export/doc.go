@@ -4,7 +4,8 @@
 // PriorityClasses, node labels, taints and toleration snippets; Kueue:
 // ResourceFlavors, ClusterQueues and LocalQueues) and, through Report, the
 // report files of a bundle (report.html, report.xlsx, figures/*.svg, drawn
-// by package reports).
+// by package reports); BundleFiles renders a whole plan bundle (documents,
+// exports, reports, plan.json).
 //
 // Every exporter is a pure function from documents to files (path and
 // bytes): byte-identical for identical documents, with quantities rounded

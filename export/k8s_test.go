@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/capplan/capplan/plan"
 	corev1 "k8s.io/api/core/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -53,11 +54,11 @@ func exactTotals(t *testing.T, in Input) (resources []string, totals [][]resourc
 		for j, r := range resources {
 			sum := new(big.Rat)
 			for _, s := range fs.Shares {
-				sum.Add(sum, new(big.Rat).Mul(ratFromFloat(s.ByType[mt.Name]), ratFromFloat(mt.Capacity[r])))
+				sum.Add(sum, new(big.Rat).Mul(plan.RatFromFloat(s.ByType[mt.Name]), plan.RatFromFloat(mt.Capacity[r])))
 			}
 			row[j] = kubernetesQuantity(r, floorDiv(sum, kubernetesGranularity(r)))
 			// Never more than the type holds.
-			capacity := new(big.Rat).Mul(big.NewRat(mt.Count, 1), ratFromFloat(mt.Capacity[r]))
+			capacity := new(big.Rat).Mul(big.NewRat(mt.Count, 1), plan.RatFromFloat(mt.Capacity[r]))
 			if sum.Cmp(capacity) > 0 {
 				t.Fatalf("machine type %s: the plan allocates more %s than it has", mt.Name, r)
 			}
@@ -74,7 +75,7 @@ func TestRatRecoveryExact(t *testing.T) {
 		for _, s := range in.FairShare.Shares {
 			sum := new(big.Rat)
 			for _, v := range s.ByType {
-				sum.Add(sum, ratFromFloat(v))
+				sum.Add(sum, plan.RatFromFloat(v))
 			}
 			want, ok := new(big.Rat).SetString(s.MachinesExact)
 			if !ok || sum.Cmp(want) != 0 {

@@ -117,7 +117,7 @@ func newModel(in Input) (*model, error) {
 			if c < 0 {
 				return nil, fmt.Errorf("export: machine type %q: negative %s capacity %v", mt.Name, r, c)
 			}
-			ty.capacity = append(ty.capacity, ratFromFloat(c))
+			ty.capacity = append(ty.capacity, plan.RatFromFloat(c))
 		}
 		typeIndex[mt.Name] = t
 		m.types = append(m.types, ty)
@@ -132,7 +132,7 @@ func newModel(in Input) (*model, error) {
 	}
 	for u, s := range fs.Shares {
 		a := app{name: s.Application, id: appIDs[u], weight: s.Weight, maxMachines: s.MaxMachines,
-			machines: ratFromFloat(s.Machines), byType: make([]*big.Rat, len(m.types)), eligible: make([]bool, len(m.types))}
+			machines: plan.RatFromFloat(s.Machines), byType: make([]*big.Rat, len(m.types)), eligible: make([]bool, len(m.types))}
 		for t := range m.types {
 			a.byType[t] = new(big.Rat)
 		}
@@ -144,7 +144,7 @@ func newModel(in Input) (*model, error) {
 			if v < 0 {
 				return nil, fmt.Errorf("export: application %q: negative allocation %v on machine type %q", s.Application, v, name)
 			}
-			a.byType[t] = ratFromFloat(v)
+			a.byType[t] = plan.RatFromFloat(v)
 			a.eligible[t] = v > 0
 		}
 		m.apps = append(m.apps, a)
@@ -219,7 +219,7 @@ func (m *model) hasMinCapacity(t int, da *datasets.Application) bool {
 		if j < 0 {
 			return false
 		}
-		if m.types[t].capacity[j].Cmp(ratFromFloat(datasets.Base(q))) < 0 {
+		if m.types[t].capacity[j].Cmp(plan.RatFromFloat(datasets.Base(q))) < 0 {
 			return false
 		}
 	}
@@ -252,7 +252,7 @@ func (m *model) computeAmounts(amounts map[string]map[string]float64) {
 			for t := range m.types {
 				sum.Add(sum, a.amount[t][r])
 			}
-			want := ratFromFloat(max(v, 0))
+			want := plan.RatFromFloat(max(v, 0))
 			if sum.Sign() == 0 || want.Cmp(sum) >= 0 {
 				continue
 			}

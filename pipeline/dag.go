@@ -53,6 +53,10 @@ type DAGInput struct {
 	// MaxTasks and MaxEdges reject (Alibaba) or refuse (workload) jobs
 	// with more tasks or task edges (0: the datasets/dags defaults).
 	MaxTasks, MaxEdges int
+	// RejectUnfit leaves out, as rejected with the reason, the jobs of a
+	// workload or PSPLIB input with a task that fits no machine, instead
+	// of failing (Alibaba traces always do).
+	RejectUnfit bool
 	// Workers is the number of jobs processed at once (0: all cores);
 	// results do not depend on it.
 	Workers int

@@ -25,11 +25,13 @@ type dagSource struct {
 	rejected []plan.DAGRejection
 	psplib   *dags.PSPLIB
 	example  bool
+	// rejectUnfit is DAGInput.RejectUnfit.
+	rejectUnfit bool
 }
 
 // readSource reads and parses the input named by the options.
 func (o *DAGInput) readSource() (*dagSource, error) {
-	src := &dagSource{path: o.Path, example: o.Example}
+	src := &dagSource{path: o.Path, example: o.Example, rejectUnfit: o.RejectUnfit}
 	var data []byte
 	if o.Example {
 		src.path = "example:workload.yaml"
@@ -137,7 +139,8 @@ type dagJob struct {
 }
 
 // buildDAGJobs pairs every DAG with its machines. A job with a task that fits
-// no machine is rejected (Alibaba traces) or an error (other inputs).
+// no machine is rejected (Alibaba traces, or DAGInput.RejectUnfit) or an
+// error (other inputs).
 func buildDAGJobs(src *dagSource, m *dagMachines) ([]dagJob, []plan.DAGRejection, error) {
 	var jobs []dagJob
 	var rejected []plan.DAGRejection
@@ -148,7 +151,7 @@ func buildDAGJobs(src *dagSource, m *dagMachines) ([]dagJob, []plan.DAGRejection
 		}
 		if err := dag.CheckFit(d, own); err != nil {
 			var nf *dag.NoFitError
-			if src.format == dagFormatAlibaba && errors.As(err, &nf) {
+			if (src.format == dagFormatAlibaba || src.rejectUnfit) && errors.As(err, &nf) {
 				rejected = append(rejected, plan.DAGRejection{Job: d.Name, Reason: strings.TrimPrefix(err.Error(), "dag: ")})
 				continue
 			}

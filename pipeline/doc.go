@@ -10,7 +10,9 @@
 //
 // Jobs: FairShare (CMMF shares), Shapes (X-Size catalog), Pack (X-Select
 // ownership packing), Size (min-nodes sizing, one node type or a mix),
-// DAGSchedule, DAGBounds and DAGCheck.
+// DAGSchedule, DAGBounds and DAGCheck; Plan chains them into the documents
+// of a plan bundle (`capplan plan`), and CheckPlan re-verifies a written
+// bundle from its inputs with the independent checkers.
 //
 // Functions here never print: progress goes to optional callbacks in the
 // options. Options that do not suit the input return an *OptionError (a

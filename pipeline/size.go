@@ -44,13 +44,17 @@ type nodeTypeCost struct {
 const maxNodeCost = 1e15
 
 // parseNodeTypes reads a NodeTypes list: entries GROUP or GROUP=COST.
-func parseNodeTypes(s string) ([]nodeTypeCost, error) {
+func parseNodeTypes(s string) ([]nodeTypeCost, error) { return parseNodeTypeList("--node-type", s) }
+
+// parseNodeTypeList reads a list of GROUP or GROUP=COST entries given by
+// flag (named in errors).
+func parseNodeTypeList(flag, s string) ([]nodeTypeCost, error) {
 	pairs, err := kvlist.Parse(s, false)
 	if err != nil {
-		return nil, optionErrorf("invalid --node-type %q: %v", s, err)
+		return nil, optionErrorf("invalid %s %q: %v", flag, s, err)
 	}
 	if len(pairs) == 0 {
-		return nil, optionErrorf("--node-type is required with a cluster and demand")
+		return nil, optionErrorf("%s is required with a cluster and demand", flag)
 	}
 	out := make([]nodeTypeCost, len(pairs))
 	for i, p := range pairs {
@@ -58,7 +62,7 @@ func parseNodeTypes(s string) ([]nodeTypeCost, error) {
 		if p.HasValue {
 			cost, err := strconv.ParseFloat(p.Value, 64)
 			if err != nil || !(cost > 0) || cost > maxNodeCost {
-				return nil, optionErrorf("invalid --node-type %s=%s: the cost must be a positive number", p.Key, p.Value)
+				return nil, optionErrorf("invalid %s %s=%s: the cost must be a positive number", flag, p.Key, p.Value)
 			}
 			out[i].Cost, out[i].Priced = cost, true
 		}

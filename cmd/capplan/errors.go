@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -14,6 +15,13 @@ const (
 	exitOK      = 0
 	exitFailure = 1
 	exitUsage   = 2
+	// exitWarnings: `capplan plan` wrote the bundle, but with warnings (a
+	// demand no machine can hold, no feasible node mix, a job larger than
+	// every machine): it holds the feasible part of the plan.
+	exitWarnings = 3
+	// exitCheckFailed: `capplan plan --check` found a file, an input or a
+	// result that does not verify.
+	exitCheckFailed = 4
 )
 
 // usageErrorf marks an error in how the command was invoked, as a
@@ -29,8 +37,15 @@ func exitCode(err error) int {
 	if err == nil {
 		return exitOK
 	}
-	if pipeline.IsOptionError(err) || isCobraUsage(err) {
+	var warned *planWarningsError
+	var failed *planCheckError
+	switch {
+	case pipeline.IsOptionError(err) || isCobraUsage(err):
 		return exitUsage
+	case errors.As(err, &warned):
+		return exitWarnings
+	case errors.As(err, &failed):
+		return exitCheckFailed
 	}
 	return exitFailure
 }

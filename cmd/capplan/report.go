@@ -75,11 +75,17 @@ func (o *reportOptions) validate() error {
 }
 
 // commandLine rebuilds the command as typed: its path, the flags set (in
-// name order) and the arguments. It reproduces reports of loose documents.
+// name order, each as --name=value, lists comma-separated, so that boolean
+// flags read back) and the arguments. It reproduces reports of loose
+// documents and plan bundles.
 func commandLine(cmd *cobra.Command, args []string) []string {
 	line := strings.Fields(cmd.CommandPath())
 	cmd.Flags().Visit(func(f *pflag.Flag) {
-		line = append(line, "--"+f.Name, f.Value.String())
+		value := f.Value.String()
+		if s, ok := f.Value.(pflag.SliceValue); ok {
+			value = strings.Join(s.GetSlice(), ",")
+		}
+		line = append(line, "--"+f.Name+"="+value)
 	})
 	return append(line, args...)
 }

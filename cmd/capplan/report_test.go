@@ -55,7 +55,7 @@ func TestReportCommand(t *testing.T) {
 		t.Fatal(stderr)
 	}
 	html, _ = os.ReadFile(filepath.Join(out, "report.html"))
-	if !bytes.Contains(html, []byte("capplan report --fairshare ")) {
+	if !bytes.Contains(html, []byte("capplan report --fairshare=")) {
 		t.Error("the loose report does not show its command")
 	}
 }

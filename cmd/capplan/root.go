@@ -80,6 +80,7 @@ plans with proven quality, and writes them for schedulers and spreadsheets.`,
 		newExportCmd(io),
 		newReportCmd(io),
 		newSimulateCmd(io, nil),
+		newPlanCmd(io),
 	)
 	return root
 }

@@ -1,0 +1,88 @@
+package atomicfile
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// ReplaceDir writes the directory dir as a whole: fill writes the new
+// content into a fresh temporary directory beside dir (same parent, so
+// that the renames stay on one file system), and only when fill succeeds
+// does that directory take dir's place. An existing dir is first renamed
+// aside, the new directory renamed to dir, and only then the old one
+// removed; if the second rename fails the old one is renamed back. If fill
+// or any step before the final rename fails, the temporary directory is
+// removed and dir is left as it was, so readers find either the old
+// directory or the complete new one.
+//
+// Between the two renames dir is briefly absent; a crash there leaves the
+// old content in a directory named .<dir>.old-* beside it. An existing dir
+// that is not a directory is refused. Missing parents are created.
+func ReplaceDir(dir string, fill func(tmp string) error) error {
+	dir = filepath.Clean(dir)
+	parent, base := filepath.Split(dir)
+	if parent == "" {
+		parent = "."
+	}
+	fi, err := os.Lstat(dir)
+	exists := err == nil
+	switch {
+	case exists && !fi.IsDir():
+		return fmt.Errorf("write %s: exists and is not a directory", dir)
+	case err != nil && !os.IsNotExist(err):
+		return fmt.Errorf("write %s: %w", dir, err)
+	}
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return fmt.Errorf("write %s: %w", dir, err)
+	}
+	tmp, err := os.MkdirTemp(parent, "."+base+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", dir, err)
+	}
+	committed := false
+	defer func() {
+		if !committed {
+			// Best effort: the temporary directory is ours alone.
+			_ = os.RemoveAll(tmp)
+		}
+	}()
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return fmt.Errorf("write %s: %w", dir, err)
+	}
+	if err := fill(tmp); err != nil {
+		return err
+	}
+	syncDir(tmp)
+	if !exists {
+		if err := os.Rename(tmp, dir); err != nil {
+			return fmt.Errorf("write %s: %w", dir, err)
+		}
+		committed = true
+		syncDir(parent)
+		return nil
+	}
+	old, err := os.MkdirTemp(parent, "."+base+".old-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", dir, err)
+	}
+	// MkdirTemp reserved a unique name; the rename needs it free.
+	if err := os.Remove(old); err != nil {
+		return fmt.Errorf("write %s: %w", dir, err)
+	}
+	if err := os.Rename(dir, old); err != nil {
+		return fmt.Errorf("write %s: moving the old directory aside: %w", dir, err)
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		if back := os.Rename(old, dir); back != nil {
+			return fmt.Errorf("write %s: %w (the old directory is kept as %s: %v)", dir, err, old, back)
+		}
+		return fmt.Errorf("write %s: %w", dir, err)
+	}
+	committed = true
+	syncDir(parent)
+	if err := os.RemoveAll(old); err != nil {
+		return fmt.Errorf("write %s: the new directory is in place, but removing the old one (%s) failed: %w", dir, old, err)
+	}
+	return nil
+}
