@@ -30,17 +30,11 @@ func (p *problem) nodeGreedy(nodeLimit int) Packing {
 	for len(left) > 0 {
 		bin := p.fillOne(left, nodeLimit)
 		pk = append(pk, bin)
-		in := make(map[int]bool, len(bin))
+		taken := make(map[int]bool, len(bin))
 		for _, i := range bin {
-			in[i] = true
+			taken[i] = true
 		}
-		keep := left[:0]
-		for _, i := range left {
-			if !in[i] {
-				keep = append(keep, i)
-			}
-		}
-		left = keep
+		left = dropTaken(left, taken)
 	}
 	return pk
 }
@@ -96,7 +90,7 @@ func (p *problem) fillOne(cand []int, nodeLimit int) []int {
 	var dfs func(start int, v float64)
 	dfs = func(start int, v float64) {
 		nodes++
-		if v > bestV+volEps {
+		if len(cur) > 0 && v > bestV+volEps { // a bin holds at least one item
 			bestV = v
 			best = append(best[:0], cur...)
 			if bestV >= target-volEps {

@@ -1,9 +1,12 @@
 package xselect
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"time"
+
+	"github.com/capplan/capplan/binpack/internal/work"
 )
 
 // Default budgets used when the Options fields are 0.
@@ -16,6 +19,9 @@ const (
 	DefaultImproveVisits = 2_000_000
 	// DefaultMaxProbes caps the number of multipliers tried.
 	DefaultMaxProbes = 100
+	// DefaultMaxWork caps the work of a whole Solve (see Options.MaxWork):
+	// several times what the 10,000-node benchmark of the pack table uses.
+	DefaultMaxWork = 2_000_000_000
 )
 
 // Options tunes Solve. The zero value is usable.
@@ -27,16 +33,22 @@ type Options struct {
 	// probe (DefaultImproveVisits if 0). Budgets are counted in work
 	// units, never time, so results do not depend on the machine.
 	ImproveVisits int
+	// MaxWork caps the work of the whole λ search (DefaultMaxWork if 0):
+	// one unit is one knapsack search node of the greedy fill, or one
+	// node or container visited or search node of the improvement moves.
+	// No probe starts once it is spent, and a probe's improvement stops
+	// there. Without a TimeLimit the plan is the same on any machine.
+	MaxWork int64
+	// TimeLimit, when positive, is an opt-in wall-clock bound: no probe
+	// starts after it (Plan.TimeLimitHit), and the plan then depends on
+	// the machine's speed. 0 means none.
+	TimeLimit time.Duration
 	// MaxProbes caps the multipliers tried (DefaultMaxProbes if 0).
 	MaxProbes int
 	// NoTopUp skips the top-up phase.
 	NoTopUp bool
 	// Seed drives the randomised moves (perturbation); equal seeds give equal plans.
 	Seed uint64
-	// Deadline, when not zero, stops the λ search from starting a new probe after it
-	// (the result is then the best complete probe so far; deterministic whenever
-	// the deadline is not reached).
-	Deadline time.Time
 	// From is a previous plan's containers per node (len(From) == len(p.Nodes));
 	// nil means an initial run. With From set, Solve runs incremental mode
 	// (ALGORITHMS §2.6): at most MutableNodes(len(p.Nodes), Mutable) nodes may end
@@ -61,7 +73,8 @@ type Options struct {
 //     breakpoint j/m_{a,k} above λ_lo if it gives λ_lo's set, and the
 //     search stops when no breakpoint lies strictly between λ_lo and the
 //     smallest λ giving λ_hi's set, after MaxProbes probes, or when a
-//     probe would start after Deadline. λ_hi itself is probed first.
+//     probe would start after MaxWork is spent or TimeLimit has passed.
+//     λ_hi itself is probed first.
 //     Breakpoints whose sets cannot pack for counting reasons (a needer
 //     without enough partner containers; see plausible) are skipped.
 //     2b. With Colocate rules, a short sweep then probes the breakpoints
@@ -106,7 +119,8 @@ type Options struct {
 // fails or the options are inconsistent (From of the wrong length or with
 // indices out of range, Mutable outside [0,1]), and a *TooManyInvalidError
 // if more From nodes break the problem than may change. Deterministic for
-// a given Seed while the Deadline is not reached. Cost per probe
+// a given Seed (and MaxWork) unless TimeLimit cuts the search; Plan.WorkUsed
+// counts the work units. Cost per probe
 // O(N·(A·K + KnapsackNodes·K·d) + C·A + ImproveVisits·d) for C
 // containers; O(log C) probes (in incremental mode up to about three
 // times as many: the targeted phase's probes may run twice, each time
@@ -127,8 +141,12 @@ func Solve(p *Problem, opt Options) (*Plan, error) {
 	if opt.MaxProbes <= 0 {
 		opt.MaxProbes = DefaultMaxProbes
 	}
+	maxWork, err := work.Resolve(opt.MaxWork, opt.TimeLimit, DefaultMaxWork)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
 	full := newInstance(p)
-	s := &searcher{full: full, in: full, opt: opt}
+	s := &searcher{full: full, in: full, opt: opt, w: work.New(maxWork, opt.TimeLimit)}
 	ub := lambdaUpper(full)
 	plan := &Plan{LambdaUpper: ub}
 	if opt.From != nil {
@@ -156,6 +174,7 @@ func Solve(p *Problem, opt Options) (*Plan, error) {
 		topUp(best)
 	}
 	s.report(plan, best)
+	plan.WorkUsed, plan.TimeLimitHit = s.w.Used(), s.w.TimeLimitHit()
 	return plan, nil
 }
 
@@ -165,6 +184,8 @@ type searcher struct {
 	// (restricted to the mutable nodes in incremental mode).
 	full, in *instance
 	opt      Options
+	// w counts the work of every probe against MaxWork and TimeLimit.
+	w *work.Counter
 	// base is the packing every probe starts from: empty, or the frozen
 	// nodes with their From containers.
 	base *packing
@@ -246,8 +267,10 @@ func (s *searcher) probeSet(lambda float64) (*packing, bool) {
 			s.seedPartners(pk)
 		}
 		rng := rand.New(rand.NewPCG(s.opt.Seed, math.Float64bits(lambda)+uint64(try)))
-		greedy(pk, s.opt.KnapsackNodes)
-		if improve(pk, s.opt.ImproveVisits, s.opt.KnapsackNodes, rng) {
+		s.w.Add(greedy(pk, s.opt.KnapsackNodes))
+		ok, used := improve(pk, s.opt.ImproveVisits, int(min(s.w.Left(), math.MaxInt32)), s.opt.KnapsackNodes, rng)
+		s.w.Add(used)
+		if ok {
 			return pk, true
 		}
 	}
@@ -385,7 +408,6 @@ func (s *searcher) sweep(lo, top float64, best *packing) (float64, *packing) {
 	return lo, best
 }
 
-// late reports whether the deadline has passed.
-func (s *searcher) late() bool {
-	return !s.opt.Deadline.IsZero() && time.Now().After(s.opt.Deadline)
-}
+// late reports whether MaxWork is spent or TimeLimit has passed: no new
+// probe starts.
+func (s *searcher) late() bool { return s.w.Done() }

@@ -14,6 +14,7 @@ import (
 	"github.com/capplan/capplan/binpack/vbp"
 	"github.com/capplan/capplan/binpack/xselect"
 	"github.com/capplan/capplan/datasets"
+	"github.com/capplan/capplan/datasets/vbpfile"
 	"github.com/capplan/capplan/plan"
 	"github.com/capplan/capplan/reports"
 )
@@ -216,10 +217,7 @@ func ownershipRun(o *packOptions) error {
 	if err != nil {
 		return err
 	}
-	opt := xselect.Options{Seed: o.Seed}
-	if o.Budget > 0 {
-		opt.Deadline = time.Now().Add(o.Budget)
-	}
+	opt := xselect.Options{Seed: o.Seed, TimeLimit: o.Budget}
 	var gone []string
 	flags := map[string]string{"shapes": o.Shapes, "shares": o.Shares, "budget": o.Budget.String()}
 	if o.From != "" {
@@ -270,7 +268,7 @@ func sizingRun(o *packOptions, args []string) error {
 		if err != nil {
 			return err
 		}
-		if inst, err = vbp.Parse(args[0], strings.NewReader(string(data))); err != nil {
+		if inst, err = vbpfile.Parse(args[0], strings.NewReader(string(data))); err != nil {
 			return err
 		}
 		for d := range inst.Capacity {

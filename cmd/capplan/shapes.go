@@ -203,15 +203,15 @@ func (o *shapesOptions) solve(p *xsize.Problem) (*xsize.Solution, error) {
 	case "exact":
 		return xsize.Exact(p, xsize.ExactOptions{})
 	case "local":
-		return xsize.LocalSearch(p, xsize.LocalOptions{Seed: o.Seed, Budget: o.Budget})
+		return xsize.LocalSearch(p, xsize.LocalOptions{Seed: o.Seed, TimeLimit: o.Budget})
 	case "maxdp":
 		return xsize.MaxDP(p)
 	}
 	progress := func(s xsize.Step) {
 		if o.Stats || o.io.ErrOutTerminal {
-			fmt.Fprintf(o.io.ErrOut, "ptas: ε=%.4g rays=%d states=%d cost=%.6g %s (%v)\n",
-				s.Eps, s.Rays, s.States, s.Cost, s.Status, s.Duration.Round(time.Millisecond))
+			fmt.Fprintf(o.io.ErrOut, "ptas: ε=%.4g rays=%d states=%d cost=%.6g %s (work %d)\n",
+				s.Eps, s.Rays, s.States, s.Cost, s.Status, s.Work)
 		}
 	}
-	return xsize.PTAS(p, xsize.PTASOptions{MinEps: o.Eps, Budget: o.Budget, Progress: progress, Local: xsize.LocalOptions{Seed: o.Seed}})
+	return xsize.PTAS(p, xsize.PTASOptions{MinEps: o.Eps, TimeLimit: o.Budget, Progress: progress, Local: xsize.LocalOptions{Seed: o.Seed}})
 }

@@ -43,7 +43,7 @@ func packTable(quick bool) error {
 		if err != nil {
 			return err
 		}
-		sol, err := xsize.LocalSearch(si.Problem, xsize.LocalOptions{Seed: 1, Budget: 10 * time.Second})
+		sol, err := xsize.LocalSearch(si.Problem, xsize.LocalOptions{Seed: 1})
 		if err != nil {
 			return err
 		}
