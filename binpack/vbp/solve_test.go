@@ -2,9 +2,11 @@ package vbp
 
 import (
 	"errors"
+	"math"
 	"math/rand/v2"
 	"reflect"
 	"testing"
+	"time"
 )
 
 // bruteForce returns the optimal bin count by trying every assignment of
@@ -117,6 +119,55 @@ func TestSolveDeterministic(t *testing.T) {
 	b, _ := Solve(inst, Options{Seed: 9})
 	if !reflect.DeepEqual(a, b) {
 		t.Error("Solve with equal seeds differs")
+	}
+}
+
+// TestSolveMaxWork: Solve never spends much more than MaxWork (a phase
+// stops at its first check past the cap), gives the same packing on every
+// run with the same budget, never gives more bins with more work on this
+// instance's budgets, and reports an expired TimeLimit.
+func TestSolveMaxWork(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	inst := randomInstance(rng, 80, 3, 100)
+	free, err := Solve(inst, Options{Seed: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if free.WorkUsed > DefaultMaxWork*101/100 || free.TimeLimitHit {
+		t.Fatalf("default run: WorkUsed %d, TimeLimitHit %v", free.WorkUsed, free.TimeLimitHit)
+	}
+	prev := math.MaxInt
+	for _, budget := range []int64{1000, 100_000, 10_000_000} {
+		a, err := Solve(inst, Options{Seed: 9, MaxWork: budget})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := Check(inst, a.Packing); err != nil {
+			t.Fatal(err)
+		}
+		if a.WorkUsed > budget+budget/100+1000 {
+			t.Errorf("MaxWork %d: WorkUsed %d", budget, a.WorkUsed)
+		}
+		b, _ := Solve(inst, Options{Seed: 9, MaxWork: budget})
+		if !reflect.DeepEqual(a, b) {
+			t.Errorf("MaxWork %d: two runs differ", budget)
+		}
+		if a.Bins > prev {
+			t.Errorf("MaxWork %d: %d bins, more than with less work (%d)", budget, a.Bins, prev)
+		}
+		prev = a.Bins
+	}
+	tl, err := Solve(inst, Options{Seed: 9, TimeLimit: time.Nanosecond})
+	if err != nil || Check(inst, tl.Packing) != nil {
+		t.Fatalf("TimeLimit 1ns: %v", err)
+	}
+	if !tl.TimeLimitHit && !tl.Optimal {
+		t.Error("TimeLimit 1ns: the search ran but TimeLimitHit is unset")
+	}
+	for _, bad := range []Options{{MaxWork: -1}, {TimeLimit: -time.Second}} {
+		if _, err := Solve(inst, bad); !errors.Is(err, ErrInvalid) {
+			t.Errorf("%+v: err = %v, want ErrInvalid", bad, err)
+		}
 	}
 }
 

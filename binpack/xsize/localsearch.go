@@ -35,10 +35,11 @@ type LocalOptions struct {
 }
 
 // DefaultLocalMaxWork is LocalSearch's work cap when LocalOptions.MaxWork
-// is 0: several times what the search needs to converge with its default
-// rounds and restarts on 5,000 request classes in 3 dimensions with K =
-// 16 (the largest example of the benchmark tables).
-const DefaultLocalMaxWork = 20_000_000_000
+// is 0: about 30 s of one core of a 2020s server (the former default time
+// budget of `capplan shapes`). The largest case of the benchmark tables,
+// 5,000 request classes in 3 dimensions with K = 16, converges (default
+// rounds and restarts) with 0.35e9.
+const DefaultLocalMaxWork = 3_000_000_000
 
 // jumpSpread lists the δ of jump candidates max{q : q ≤ (1+δ)·p}.
 var jumpSpread = []float64{0, 0.25, 1}

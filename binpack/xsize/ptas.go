@@ -17,10 +17,9 @@ type PTASOptions struct {
 	// MinEps ends the loop after the first completed step with ε ≤ MinEps
 	// (default 0.05).
 	MinEps float64
-	// MaxWork caps the work of the run (0 = DefaultPTASMaxWork): one
-	// unit is one DP state expanded or one local-search unit (see
-	// LocalOptions). A step cut by it is discarded, so the result depends
-	// only on the completed steps, and is the same on any machine.
+	// MaxWork caps the work of the run (0 = DefaultPTASMaxWork; units: see
+	// PTAS). A step cut by it is discarded, so the result depends only on
+	// the completed steps, and is the same on any machine.
 	MaxWork int64
 	// TimeLimit, when positive, is an opt-in wall-clock bound on the run;
 	// a step it cuts is discarded too (StatusTimeLimit), but which step
@@ -51,11 +50,11 @@ type PTASOptions struct {
 // before each step after the first.
 const polishRounds = 20
 
-// DefaultPTASMaxWork is PTAS's work cap when PTASOptions.MaxWork is 0.
-// On the Alibaba GPU trace (476 classes, K = 4, ε down to 0.1, the
-// slowest example of the benchmark tables) the PTAS uses about a fifth of
-// it.
-const DefaultPTASMaxWork = 2_000_000_000
+// DefaultPTASMaxWork is PTAS's work cap when PTASOptions.MaxWork is 0:
+// about 30 s of one core of a 2020s server (the former default time
+// budget of `capplan shapes`). The slowest case of the benchmark tables,
+// the Alibaba GPU trace (476 classes, K = 4, ε down to 0.1), uses 0.37e9.
+const DefaultPTASMaxWork = 3_000_000_000
 
 // DefaultMaxStates is the default cap on DP states per step (about 60
 // bytes each plus the bitset).
@@ -78,12 +77,13 @@ const DefaultMaxStates = 4_000_000
 // refused or cut by the work budget or the time limit), the local-search
 // incumbent is returned with Method "local".
 //
-// Work: one unit is one DP state expanded or one local-search unit (a
-// request class priced against a catalog change, see LocalOptions);
-// Solution.WorkUsed reports the total, Step.Work each step's share. The
-// Lagrangian bound of a step is capped by its own limits (lagrangeWork)
-// and not counted. Without a TimeLimit, the result is the same on any
-// machine and any GOMAXPROCS.
+// Work: one unit is one DP state expanded, one (candidate, class) pair
+// priced by an iteration of a step's Lagrangian multipliers (subgradient),
+// or one local-search unit (a request class priced against a catalog
+// change, see LocalOptions); Solution.WorkUsed reports the total,
+// Step.Work each step's share. The final lower bound (setLowerBound) is
+// capped by its own limits (lagrangeWork) and not counted. Without a
+// TimeLimit, the result is the same on any machine and any GOMAXPROCS.
 //
 // Cost per step: the lines number ⌈1/ε'⌉^{r−1} per support of size r, each
 // with at most n candidates, and the DP stores at most
@@ -180,7 +180,7 @@ func (in *instance) ptasStep(fam rayFamily, best **Solution, o PTASOptions, w *w
 	dp := &coverDP{w: in.w, cands: fam.cands, K: in.k, maxStates: maxStates,
 		work: w, ub: (*best).Cost}
 	if !o.noLagrange {
-		if _, u, ok := in.subgradient(fam.cands, (*best).Cost); ok {
+		if _, u, ok := in.subgradient(fam.cands, (*best).Cost, w); ok {
 			dp.u = u
 		}
 	}

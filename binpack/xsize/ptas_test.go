@@ -48,6 +48,40 @@ func sameSolution(a, b *Solution) bool {
 		a.LowerBound == b.LowerBound && reflect.DeepEqual(a.Steps, b.Steps) && a.WorkUsed == b.WorkUsed
 }
 
+// TestPTASMaxWork: a work budget that ends inside the second step cuts
+// that step (StatusBudget) and keeps the first step's catalog and ε, the
+// same way on every run; the budget of a free run changes nothing.
+func TestPTASMaxWork(t *testing.T) {
+	p := realisticMix(2, 2, 40, 5)
+	o := PTASOptions{Eps: 0.5, MinEps: 0.2} // steps ε = 0.5, 0.25, 1/6
+	full, err := PTAS(p, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(full.Steps) != 3 || full.Steps[1].Work < 2 {
+		t.Fatalf("free run: %+v", full.Steps)
+	}
+	o.MaxWork = full.WorkUsed
+	if same, _ := PTAS(p, o); !sameSolution(same, full) {
+		t.Fatal("MaxWork = a free run's work changed the result")
+	}
+	// The work before step 2: the incumbent's local search and step 1.
+	before := full.WorkUsed - full.Steps[1].Work - full.Steps[2].Work
+	o.MaxWork = before + full.Steps[1].Work/2
+	cut, err := PTAS(p, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSolution(t, p, cut)
+	if len(cut.Steps) != 2 || cut.Steps[0] != full.Steps[0] || cut.Steps[1].Status != StatusBudget ||
+		cut.Epsilon != 0.5 || cut.Method != "ptas" || cut.TimeLimitHit {
+		t.Fatalf("cut inside step 2: ε %v, method %s, steps %+v", cut.Epsilon, cut.Method, cut.Steps)
+	}
+	if again, _ := PTAS(p, o); !sameSolution(again, cut) {
+		t.Fatal("two runs with the same MaxWork differ")
+	}
+}
+
 func TestPTASDeterministic(t *testing.T) {
 	p := realisticMix(2, 2, 40, 5)
 	o := PTASOptions{Eps: 0.5, MinEps: 0.2}
