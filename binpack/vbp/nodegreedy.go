@@ -1,6 +1,9 @@
 package vbp
 
-import "sort"
+import (
+	"slices"
+	"sort"
+)
 
 // volEps treats two normalised volumes as equal; volumes are sums of at
 // most d ratios of integers, so this only absorbs rounding noise.
@@ -63,7 +66,7 @@ func (p *problem) fillOne(cand []int, nodeLimit int) []int {
 	next := make([]int, m)
 	for j := m - 1; j >= 0; j-- {
 		next[j] = j + 1
-		if j+1 < m && sameSize(p.size[cand[j]], p.size[cand[j+1]]) {
+		if j+1 < m && slices.Equal(p.size[cand[j]], p.size[cand[j+1]]) {
 			next[j] = next[j+1]
 		}
 	}
@@ -116,14 +119,4 @@ func (p *problem) fillOne(cand []int, nodeLimit int) []int {
 	}
 	dfs(0, 0)
 	return best
-}
-
-// sameSize reports whether two size vectors are equal.
-func sameSize(a, b []int64) bool {
-	for k := range a {
-		if a[k] != b[k] {
-			return false
-		}
-	}
-	return true
 }

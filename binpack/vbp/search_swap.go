@@ -1,6 +1,9 @@
 package vbp
 
-import "sort"
+import (
+	"slices"
+	"sort"
+)
 
 // subsets returns the removable subsets (one or two items) of bin b by
 // increasing weight, cached until the bin changes.
@@ -201,7 +204,7 @@ func (s *searcher) swap(bestW float64) bool {
 	}
 	nb := bin[:0]
 	for _, i := range bin {
-		if !contains(out, i) {
+		if !slices.Contains(out, i) {
 			nb = append(nb, i)
 		} else {
 			p.add(s.loads[b], i, -1)
@@ -216,19 +219,10 @@ func (s *searcher) swap(bestW float64) bool {
 	s.subs[b] = nil
 	np2 := s.pool[:0]
 	for _, i := range s.pool {
-		if !contains(in, i) {
+		if !slices.Contains(in, i) {
 			np2 = append(np2, i)
 		}
 	}
 	s.pool = append(np2, out...)
 	return true
-}
-
-func contains(xs []int, v int) bool {
-	for _, x := range xs {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
