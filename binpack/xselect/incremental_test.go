@@ -300,7 +300,7 @@ func firstPhaseLambda(t *testing.T, p *Problem, opt Options) float64 {
 	if err := s.incremental(&Plan{}); err != nil {
 		t.Fatal(err)
 	}
-	best, _ := s.probe(0)
+	best, _ := s.probe(0, nil)
 	lambda, _ := s.search(lambdaUpper(full), best)
 	return lambda
 }

@@ -158,7 +158,7 @@ func Solve(p *Problem, opt Options) (*Plan, error) {
 	} else {
 		s.base = newPacking(full)
 	}
-	best, _ := s.probe(0) // λ = 0: nothing required, always complete
+	best, _ := s.probe(0, nil) // λ = 0: nothing required, always complete
 	if !math.IsInf(ub, 1) {
 		plan.Lambda, best = s.search(ub, best)
 		if opt.From != nil {
@@ -201,9 +201,6 @@ type searcher struct {
 	// containers break the problem (incremental mode).
 	limit  int
 	forced []int
-	// target, when set (the targeted phase), picks the mutable set of
-	// each probe for its λ.
-	target *targeter
 	probes int
 }
 
@@ -227,23 +224,24 @@ func (s *searcher) start(lambda float64) *packing {
 // probe packs the set of λ and reports whether the packing is complete.
 // The random moves draw from a generator seeded by (Seed, λ), so a probe's
 // result depends on λ alone. In incremental mode it first tries to keep
-// the mutable nodes' From containers (keepFrom), then starts afresh; in
-// the targeted phase it first makes the targeter's set for λ the mutable
-// set (the packing's instance records it: pk.in.active).
-func (s *searcher) probe(lambda float64) (*packing, bool) {
-	if s.target == nil {
-		return s.probeSet(lambda)
+// the mutable nodes' From containers (keepFrom), then starts afresh. In
+// the targeted phase (target not nil) it first makes the targeter's set
+// for λ the mutable set (the packing's instance records it:
+// pk.in.active).
+func (s *searcher) probe(lambda float64, target *targeter) (*packing, bool) {
+	if target == nil {
+		return s.probeSet(lambda, nil)
 	}
-	clear(s.target.boost)
+	clear(target.boost)
 	var pk *packing
 	for range targetTries {
-		s.setMutable(s.target.set(lambda))
+		s.setMutable(target.set(lambda))
 		var ok bool
-		if pk, ok = s.probeSet(lambda); ok || pk.poolN == 0 {
+		if pk, ok = s.probeSet(lambda, target); ok || pk.poolN == 0 {
 			return pk, ok
 		}
 		for a, v := range pk.poolVolA {
-			s.target.boost[a] += v
+			target.boost[a] += v
 		}
 	}
 	return pk, false
@@ -254,8 +252,8 @@ func (s *searcher) probe(lambda float64) (*packing, bool) {
 // deficit and the set is chosen again.
 const targetTries = 2
 
-// probeSet is probe on the current mutable set.
-func (s *searcher) probeSet(lambda float64) (*packing, bool) {
+// probeSet is probe on the current mutable set (target: see probe).
+func (s *searcher) probeSet(lambda float64, target *targeter) (*packing, bool) {
 	var pk *packing
 	for try := range 2 {
 		if try == 0 && s.frozen == nil {
@@ -265,7 +263,7 @@ func (s *searcher) probeSet(lambda float64) (*packing, bool) {
 		if try == 0 {
 			s.keepFrom(pk)
 		}
-		if s.target != nil {
+		if target != nil {
 			s.seedPartners(pk)
 		}
 		rng := rand.New(rand.NewPCG(s.opt.Seed, math.Float64bits(lambda)+uint64(try)))
@@ -299,7 +297,7 @@ func (s *searcher) search(ub float64, best *packing) (float64, *packing) {
 		// which keepFrom packs at once unless the rules changed.
 		if l0 := s.fromLambda(); l0 > 0 && l0 < hi && s.probes < s.opt.MaxProbes && !s.late() {
 			s.probes++
-			if pk, ok := s.probe(l0); ok {
+			if pk, ok := s.probe(l0, nil); ok {
 				lo, best = l0, pk
 			}
 		}
@@ -321,7 +319,7 @@ func (s *searcher) search(ub float64, best *packing) (float64, *packing) {
 		}
 		first = false
 		s.probes++
-		pk, ok := s.probe(lam)
+		pk, ok := s.probe(lam, nil)
 		if ok {
 			lo, best = lam, pk
 			if lam == hi {
@@ -331,7 +329,7 @@ func (s *searcher) search(ub float64, best *packing) (float64, *packing) {
 			hi = lam
 		}
 	}
-	return s.sweep(lo, top, best)
+	return s.sweep(lo, top, best, nil)
 }
 
 // targeted is the second phase of the incremental λ search, run after
@@ -350,8 +348,7 @@ func (s *searcher) targeted(ub, lo float64, best *packing) (float64, *packing) {
 	if s.limit <= len(s.forced) || lo >= top {
 		return lo, best
 	}
-	s.target = newTargeter(s)
-	defer func() { s.target = nil }()
+	target := newTargeter(s)
 	hi := top
 	for s.probes < s.opt.MaxProbes && !s.late() {
 		lam := max(s.snap((lo+hi)/2), s.next(lo))
@@ -359,13 +356,13 @@ func (s *searcher) targeted(ub, lo float64, best *packing) (float64, *packing) {
 			break
 		}
 		s.probes++
-		if pk, ok := s.probe(lam); ok {
+		if pk, ok := s.probe(lam, target); ok {
 			lo, best = lam, pk
 		} else {
 			hi = lam
 		}
 	}
-	return s.sweep(lo, top, best)
+	return s.sweep(lo, top, best, target)
 }
 
 // colocSweep bounds the failed probes in a row of the colocation sweep.
@@ -377,9 +374,9 @@ const colocSweep = 4
 // while a smaller λ cannot, and the bisection may have skipped it. From
 // lo, probe the next plausible breakpoint where some partner's count
 // steps up (below top, the λ_hi probe, which failed); stop after
-// colocSweep failures in a row, at top, or when the probes or time run
-// out.
-func (s *searcher) sweep(lo, top float64, best *packing) (float64, *packing) {
+// colocSweep failures in a row, at top, or when the probes or the work
+// run out. Its probes use target (nil outside the targeted phase).
+func (s *searcher) sweep(lo, top float64, best *packing, target *targeter) (float64, *packing) {
 	if len(s.full.p.Colocate) == 0 || lo >= top {
 		return lo, best
 	}
@@ -401,7 +398,7 @@ func (s *searcher) sweep(lo, top float64, best *packing) (float64, *packing) {
 		}
 		cur = lam
 		s.probes++
-		if pk, ok := s.probe(lam); ok {
+		if pk, ok := s.probe(lam, target); ok {
 			lo, best, fails = lam, pk, 0
 		} else {
 			fails++
