@@ -68,8 +68,7 @@ type MixedResult struct {
 	// +split, +resolve). With one usable node type it is
 	// "single-type(T)/" followed by Solve's Method.
 	Method string
-	// WorkUsed counts the work units spent (see SolveMixed), at most
-	// MaxWork.
+	// WorkUsed counts the work units spent (see SolveMixed).
 	WorkUsed int64
 	// TimeLimitHit reports that Options.TimeLimit stopped the run.
 	TimeLimitHit bool

@@ -102,8 +102,9 @@ func mixedConfigFor(seed uint64, maxWork int64) mixedConfig {
 // enumeration has its own node cap). Of Options.MaxWork
 // (DefaultMixedMaxWork when 0), every Solve run gets MaxWork/10 as its
 // own MaxWork (the re-packings of steps 3 and 6 without Solve's search)
-// and every polish call MaxWork/55, all of them together never more than
-// MaxWork. Seed drives the random weightings and Solve; without a
+// and every polish call MaxWork/55, none beyond what is left of MaxWork
+// (a phase stops at its first check past its cap, so WorkUsed may pass
+// MaxWork by a step's work). Seed drives the random weightings and Solve; without a
 // TimeLimit equal options give equal results on any machine, with one the
 // run also stops at the deadline (MixedResult.TimeLimitHit).
 //
