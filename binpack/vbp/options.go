@@ -17,8 +17,8 @@ type Options struct {
 	// (SolveMixed). Negative values are invalid.
 	MaxWork int64
 	// TimeLimit, when positive, is an opt-in wall-clock bound: a run still
-	// searching after it stops at its next check (at most clockEvery
-	// work units later) and reports TimeLimitHit, and its result then
+	// searching after it stops at its next check (the clock is read every
+	// work.ClockEvery units) and reports TimeLimitHit, and its result then
 	// depends on the machine's speed. 0 means none: the result depends
 	// only on the instance and the options, on any machine and any
 	// GOMAXPROCS.

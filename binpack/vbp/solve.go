@@ -148,9 +148,9 @@ func configFor(seed uint64, maxWork int64, search bool) solveConfig {
 // exactMaxItems items) exactNodes. A phase stops at its first check past
 // its share, so WorkUsed may pass MaxWork by one move's work per phase
 // (at most 4.2% at the default on the public benchmark samples of the
-// tests). So, without a
-// TimeLimit, equal options give equal results on any machine; with one,
-// the run also stops at the deadline (Result.TimeLimitHit).
+// tests). So, without a TimeLimit, equal options give equal results on
+// any machine; with one, the run also stops at the deadline
+// (Result.TimeLimitHit).
 //
 // Errors: an instance with an item larger than a bin gives an
 // *ItemTooLargeError; other malformed instances, and a negative MaxWork or
