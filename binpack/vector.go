@@ -1,19 +1,41 @@
 package binpack
 
-// Dominates reports whether a ≥ b in every coordinate, i.e. whether a
-// container or node of size a can hold a request of size b. The comparison
-// is exact: no tolerance is applied. It panics if the lengths differ.
-func Dominates(a, b []float64) bool {
-	if len(a) != len(b) {
-		panic("binpack: Dominates: vectors of different length")
+// Amount is the number type of a resource vector: exact integers (vbp's
+// benchmark sizes) or real units held in float64 (milli-cores, bytes,
+// GPUs). Every comparison below is exact in either type.
+type Amount interface{ ~int64 | ~float64 }
+
+// Fits reports whether an item of size fits on top of load within
+// capacity: load_k + size_k ≤ capacity_k in every dimension k. A nil load
+// stands for an empty bin. This is the one fit test of capplan's packers;
+// tolerances, where a packer needs one, enter as a (negative) load. The
+// comparison is exact; sizes may be negative (vbp's triplet files). It
+// panics if the lengths differ. Cost O(len(size)).
+func Fits[T Amount](load, size, capacity []T) bool {
+	if len(capacity) != len(size) || (load != nil && len(load) != len(size)) {
+		panic("binpack: Fits: vectors of different length")
 	}
-	for d, v := range b {
-		if v > a[d] {
+	if load == nil {
+		for k, v := range size {
+			if v > capacity[k] {
+				return false
+			}
+		}
+		return true
+	}
+	for k, v := range size {
+		if load[k]+v > capacity[k] {
 			return false
 		}
 	}
 	return true
 }
+
+// Dominates reports whether a ≥ b in every coordinate, i.e. whether a
+// container or node of size a can hold a request of size b: Fits(nil, b,
+// a). The comparison is exact: no tolerance is applied. It panics if the
+// lengths differ.
+func Dominates[T Amount](a, b []T) bool { return Fits(nil, b, a) }
 
 // FirstFit returns the index of the first bin in bins that dominates v, or
 // -1 when none does. Cost O(len(bins)·len(v)).

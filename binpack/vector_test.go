@@ -70,3 +70,83 @@ func TestClosest(t *testing.T) {
 		t.Errorf("Closest(nil) = %d, want -1", i)
 	}
 }
+
+func TestFits(t *testing.T) {
+	tests := []struct {
+		name                 string
+		load, size, capacity []int64
+		want                 bool
+	}{
+		{"empty bin, exact fit", nil, []int64{4, 6}, []int64{4, 6}, true},
+		{"empty bin, too large", nil, []int64{5, 6}, []int64{4, 6}, false},
+		{"on a load: 3+4 = 7 ≤ 7, 2+4 = 6 ≤ 6", []int64{3, 2}, []int64{4, 4}, []int64{7, 6}, true},
+		{"on a load: 3+5 = 8 > 7", []int64{3, 2}, []int64{5, 4}, []int64{7, 6}, false},
+		// A negative size (the Triplet files) frees room: 9 − 3 = 6 ≤ 7.
+		{"negative size", []int64{9}, []int64{-3}, []int64{7}, true},
+		// A tolerance enters as a negative load: −1 + 8 = 7 ≤ 7.
+		{"tolerance as negative load", []int64{-1}, []int64{8}, []int64{7}, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := Fits(tc.load, tc.size, tc.capacity); got != tc.want {
+				t.Errorf("Fits(%v, %v, %v) = %v, want %v", tc.load, tc.size, tc.capacity, got, tc.want)
+			}
+		})
+	}
+	// Real units: 0.25 + 0.5 = 0.75 exactly in binary.
+	if !Fits([]float64{0.25}, []float64{0.5}, []float64{0.75}) {
+		t.Error("float64: 0.25 + 0.5 ≤ 0.75 rejected")
+	}
+	for _, bad := range [][3][]int64{
+		{nil, {1, 2}, {3}},    // capacity shorter
+		{{1}, {1, 2}, {3, 4}}, // load shorter
+		{{1, 2}, {1}, {3, 4}}, // size shorter
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("Fits%v did not panic on different lengths", bad)
+				}
+			}()
+			Fits(bad[0], bad[1], bad[2])
+		}()
+	}
+}
+
+func TestShapeCost(t *testing.T) {
+	scale := []float64{100, 400}
+	shape := []float64{10, 80} // normalised (0.1, 0.2)
+	// Summed in dimension order, in float64: 10/100 + 80/400.
+	if got, want := ShapeCost(shape, scale, SumCost), shape[0]/scale[0]+shape[1]/scale[1]; got != want {
+		t.Errorf("SumCost = %v, want %v", got, want)
+	}
+	if got := ShapeCost(shape, scale, MaxCost); got != 0.2 {
+		t.Errorf("MaxCost = %v, want 0.2", got)
+	}
+	if SumCost.String() != "sum" || MaxCost.String() != "max" || Cost(7).String() != "Cost(7)" {
+		t.Error("Cost.String")
+	}
+}
+
+func TestCheapest(t *testing.T) {
+	shapes := [][]float64{{4, 4}, {2, 8}, {8, 8}, {2, 9}}
+	costs := []float64{3, 2, 5, 2}
+	tests := []struct {
+		name string
+		need []float64
+		want int
+	}{
+		{"only the big one holds it", []float64{6, 6}, 2},
+		// (2,8) and (2,9) both hold (1,8) at cost 2: the lower index wins.
+		{"tie to the lower index", []float64{1, 8}, 1},
+		{"cheapest of several", []float64{2, 3}, 1},
+		{"none holds it", []float64{9, 1}, -1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := Cheapest(tc.need, shapes, costs); got != tc.want {
+				t.Errorf("Cheapest(%v) = %d, want %d", tc.need, got, tc.want)
+			}
+		})
+	}
+}

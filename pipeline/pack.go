@@ -29,9 +29,9 @@ type PackOptions struct {
 	Mutable  float64
 	// Seed drives X-Select's randomised moves.
 	Seed uint64
-	// MaxWork is the deterministic work budget of one λ probe's
-	// improvement phase, in container visits and search nodes (0:
-	// xselect.DefaultImproveVisits).
+	// MaxWork is the deterministic work budget of the whole λ search, in
+	// knapsack search nodes and improvement visits (0:
+	// xselect.DefaultMaxWork).
 	MaxWork int64
 	// TimeLimit is an opt-in wall-clock limit after which no new λ probe
 	// starts (0: none). When it cuts the search the document says so and
@@ -100,7 +100,7 @@ func Pack(o PackOptions) (*PackResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	opt := xselect.Options{Seed: o.Seed, ImproveVisits: int(o.MaxWork)}
+	opt := xselect.Options{Seed: o.Seed, MaxWork: o.MaxWork, TimeLimit: o.TimeLimit}
 	var gone []string
 	flags := map[string]string{"shapes": o.ShapesPath, "shares": o.Shares}
 	budgetFlags(flags, o.MaxWork, o.TimeLimit)
@@ -121,9 +121,6 @@ func Pack(o PackOptions) (*PackResult, error) {
 		flags["from"], flags["mutable"] = o.FromPath, strconv.FormatFloat(o.Mutable, 'g', -1, 64)
 	}
 	tSolve := time.Now()
-	if o.TimeLimit > 0 {
-		opt.Deadline = tSolve.Add(o.TimeLimit)
-	}
 	xp, err := xselect.Solve(oi.Problem, opt)
 	if err != nil {
 		return nil, err
@@ -139,10 +136,12 @@ func Pack(o PackOptions) (*PackResult, error) {
 	}
 	seed := int64(o.Seed)
 	doc := newOwnershipPlan(plan.Header{Generator: o.Generator, Inputs: inputs, Seed: &seed, Flags: flags}, oi, xp, opt.From != nil, gone)
-	// X-Select checks the deadline only before a probe, so a search that
-	// lasted the time limit is taken as cut by it.
-	doc.Search = &plan.Search{WorkUnit: "improve visits per probe", WorkBudget: o.MaxWork,
-		TimeLimit: o.TimeLimit.Seconds(), CutByTimeLimit: o.TimeLimit > 0 && solved >= o.TimeLimit}
+	budget := o.MaxWork
+	if budget == 0 {
+		budget = xselect.DefaultMaxWork
+	}
+	doc.Search = &plan.Search{WorkUnit: "knapsack search nodes and improvement visits", WorkBudget: budget, WorkUsed: xp.WorkUsed,
+		TimeLimit: o.TimeLimit.Seconds(), CutByTimeLimit: xp.TimeLimitHit}
 	return &PackResult{Doc: doc, Stats: PackStats{Probes: xp.Probes, Build: tSolve.Sub(t0), Solve: solved, Total: time.Since(t0)}}, nil
 }
 

@@ -45,10 +45,11 @@ type ShapesOptions struct {
 	WeightBy string
 	// Seed drives the local search.
 	Seed uint64
-	// MaxWork is the deterministic work budget (0: the method's default):
-	// for ptas the DP states stored in one ε step (default
-	// xsize.DefaultMaxStates; a step that needs more ends the loop), for
-	// local the improvement rounds of one descent (default 100).
+	// MaxWork is the deterministic work budget of the whole search (0: the
+	// method's default, xsize.DefaultPTASMaxWork or DefaultLocalMaxWork):
+	// for ptas DP states expanded and (candidate, class) pairs priced, a
+	// step cut by it being discarded; for local request classes priced
+	// against a catalog change.
 	MaxWork int64
 	// TimeLimit is an opt-in wall-clock limit (0: none). When it cuts the
 	// search the document says so and the result depends on the machine.
@@ -112,7 +113,6 @@ func Shapes(o ShapesOptions) (*ShapesResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	elapsed := time.Since(tSolve)
 	if len(round) > 0 {
 		if sol, err = xsize.Round(si.Problem, sol, gran); err != nil {
 			return nil, err
@@ -124,7 +124,7 @@ func Shapes(o ShapesOptions) (*ShapesResult, error) {
 	tDone := time.Now()
 	seed := int64(o.Seed)
 	doc := newShapeCatalog(plan.Header{Generator: o.Generator, Inputs: in.Inputs, Flags: o.flags(), Seed: &seed}, si, sol, gran)
-	doc.Search = o.search(sol, elapsed)
+	doc.Search = o.search(sol)
 	return &ShapesResult{Doc: doc, Stats: ShapesStats{
 		Requests: len(si.Problem.Requests), Dims: len(si.Problem.Dims), NodeTypes: len(si.Problem.Nodes), K: o.K,
 		Load: tSolve.Sub(t0), Solve: tDone.Sub(tSolve), Total: time.Since(t0),
@@ -206,33 +206,32 @@ func (o *ShapesOptions) solve(p *xsize.Problem) (*xsize.Solution, error) {
 	case ShapesExact:
 		return xsize.Exact(p, xsize.ExactOptions{})
 	case ShapesLocal:
-		return xsize.LocalSearch(p, xsize.LocalOptions{Seed: o.Seed, MaxRounds: int(o.MaxWork), Budget: o.TimeLimit})
+		return xsize.LocalSearch(p, xsize.LocalOptions{Seed: o.Seed, MaxWork: o.MaxWork, TimeLimit: o.TimeLimit})
 	case ShapesMaxDP:
 		return xsize.MaxDP(p)
 	}
-	return xsize.PTAS(p, xsize.PTASOptions{MinEps: o.Eps, MaxStates: o.MaxWork, Budget: o.TimeLimit,
+	return xsize.PTAS(p, xsize.PTASOptions{MinEps: o.Eps, MaxWork: o.MaxWork, TimeLimit: o.TimeLimit,
 		Progress: o.Progress, Local: xsize.LocalOptions{Seed: o.Seed}})
 }
 
-// search records the limits of a ptas or local run: for the PTAS the work
-// used is the most DP states one step stored (the unit of its budget), and
-// the time limit cut the search when a step ended on it; the local search
-// reports no work count, and a run that lasted the time limit is taken as
-// cut by it.
-func (o *ShapesOptions) search(sol *xsize.Solution, elapsed time.Duration) *plan.Search {
+// search records the limits of a ptas or local run: the work budget in
+// force (the package default when none was given), the work used, and
+// whether the opt-in time limit cut the search.
+func (o *ShapesOptions) search(sol *xsize.Solution) *plan.Search {
 	if !o.searches() {
 		return nil
 	}
-	s := &plan.Search{WorkBudget: o.MaxWork, TimeLimit: o.TimeLimit.Seconds()}
+	s := &plan.Search{WorkBudget: o.MaxWork, WorkUsed: sol.WorkUsed, TimeLimit: o.TimeLimit.Seconds(), CutByTimeLimit: sol.TimeLimitHit}
 	if o.Method == ShapesLocal {
-		s.WorkUnit = "local-search rounds per descent"
-		s.CutByTimeLimit = o.TimeLimit > 0 && elapsed >= o.TimeLimit
+		s.WorkUnit = "request classes priced against a catalog change"
+		if s.WorkBudget == 0 {
+			s.WorkBudget = xsize.DefaultLocalMaxWork
+		}
 		return s
 	}
-	s.WorkUnit = "dp states per step"
-	for _, st := range sol.Steps {
-		s.WorkUsed = max(s.WorkUsed, st.States)
-		s.CutByTimeLimit = s.CutByTimeLimit || st.Status == xsize.StatusBudget
+	s.WorkUnit = "DP states expanded, (candidate, class) pairs priced, local-search units"
+	if s.WorkBudget == 0 {
+		s.WorkBudget = xsize.DefaultPTASMaxWork
 	}
 	return s
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/capplan/capplan/binpack/vbp"
 	"github.com/capplan/capplan/datasets"
+	"github.com/capplan/capplan/datasets/vbpfile"
 	"github.com/capplan/capplan/internal/kvlist"
 	"github.com/capplan/capplan/plan"
 )
@@ -90,7 +91,7 @@ func Size(o SizeOptions) (*plan.PackingPlan, error) {
 		if err != nil {
 			return nil, err
 		}
-		inst, err := vbp.Parse(o.VBPPath, strings.NewReader(string(data)))
+		inst, err := vbpfile.Parse(o.VBPPath, strings.NewReader(string(data)))
 		if err != nil {
 			return nil, err
 		}

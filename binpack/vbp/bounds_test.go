@@ -65,28 +65,3 @@ func TestLowerBoundHand(t *testing.T) {
 		})
 	}
 }
-
-// TestLowerBoundBelowOptimum checks every bound against the proven optimum
-// of all instances with one, and compares with the summary's own LB.
-func TestLowerBoundBelowOptimum(t *testing.T) {
-	for _, set := range [][2]string{
-		{"panigrahy", "Panigrahy_summary_known.csv"},
-		{"triplet", "Triplet_summary_known.csv"},
-	} {
-		data := loadSet(t, set[0], set[1], 1)
-		reach := 0
-		for _, ki := range data {
-			b, err := LowerBound(ki.inst)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if b.Best > ki.known.OPT {
-				t.Errorf("%s: bound %+v > OPT %d", ki.known.Name, b, ki.known.OPT)
-			}
-			if b.Best >= ki.known.LB {
-				reach++
-			}
-		}
-		t.Logf("%s: our bound ≥ summary LB on %d of %d", set[0], reach, len(data))
-	}
-}

@@ -2,7 +2,6 @@ package vbp_test
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/capplan/capplan/binpack/vbp"
 )
@@ -10,11 +9,8 @@ import (
 func ExampleSolve() {
 	// Two dimensions (cpu, mem) with capacity 10 each; six items whose
 	// pairs (6,4)+(4,6) fill a bin exactly, so 3 bins are optimal.
-	in := "2\n10 10\n2\n6 4 3\n4 6 3\n"
-	inst, err := vbp.Parse("example.vbp", strings.NewReader(in))
-	if err != nil {
-		panic(err)
-	}
+	inst := &vbp.Instance{Name: "example", Capacity: []int64{10, 10},
+		Items: []vbp.Item{{Size: []int64{6, 4}, Count: 3}, {Size: []int64{4, 6}, Count: 3}}}
 	res, err := vbp.Solve(inst, vbp.Options{Seed: 1})
 	if err != nil {
 		panic(err)

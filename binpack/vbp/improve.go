@@ -1,14 +1,20 @@
 package vbp
 
-import "sort"
+import (
+	"sort"
+
+	"github.com/capplan/capplan/binpack"
+	"github.com/capplan/capplan/binpack/internal/work"
+)
 
 // improver holds a packing under local search: bins with their loads.
 type improver struct {
 	p     *problem
 	bins  [][]int
 	loads [][]int64
-	steps int // work counter, compared with the iteration cap
-	limit int
+	w     *work.Counter // the run's work counter
+	stop  int64         // the improvement ends when w reaches it
+	tmp   []int64
 }
 
 // improve tries to remove bins from pk, in the spirit of ALGORITHMS.md §2.5
@@ -26,29 +32,21 @@ type improver struct {
 // Each move strictly decreases the pool's volume or its size, so an attempt
 // ends. If the pool empties, the bin is gone; otherwise the attempt is
 // undone and the next-least-filled bin is tried. It stops when no bin can
-// be emptied, when the bin count reaches lb, or after maxIter moves and
-// probes (counted in units of one bin scanned), so it is deterministic.
-// The result is never worse than pk.
-func (p *problem) improve(pk Packing, lb, maxIter int) Packing {
-	im := &improver{p: p, limit: maxIter}
+// be emptied, when the bin count reaches lb, or when w reaches stop
+// (moves and probes count one work unit per bin scanned), so it is
+// deterministic. The result is never worse than pk.
+func (p *problem) improve(pk Packing, lb int, w *work.Counter, stop int64) Packing {
+	im := &improver{p: p, w: w, stop: stop, tmp: make([]int64, p.d)}
 	for _, b := range pk {
 		im.bins = append(im.bins, append([]int(nil), b...))
 	}
 	im.loads = p.loads(im.bins)
-	for len(im.bins) > lb && im.steps < im.limit {
+	for len(im.bins) > lb && !im.w.Over(im.stop) {
 		if !im.round() {
 			break
 		}
 	}
 	return Packing(im.bins)
-}
-
-func (im *improver) binVol(b int) float64 {
-	v := 0.0
-	for k, l := range im.loads[b] {
-		v += float64(l) / float64(im.p.cap[k])
-	}
-	return v
 }
 
 // round tries to empty each bin, least filled first, and reports whether
@@ -58,11 +56,11 @@ func (im *improver) round() bool {
 	vol := make([]float64, len(im.bins))
 	for b := range order {
 		order[b] = b
-		vol[b] = im.binVol(b)
+		vol[b] = im.p.binVol(im.loads[b])
 	}
 	sort.SliceStable(order, func(a, b int) bool { return vol[order[a]] < vol[order[b]] })
 	for _, b := range order {
-		if im.steps >= im.limit {
+		if im.w.Over(im.stop) {
 			return false
 		}
 		if im.tryEmpty(b) {
@@ -86,7 +84,7 @@ func (im *improver) tryEmpty(e int) bool {
 	im.bins[e], im.loads[e] = im.bins[last], im.loads[last]
 	im.bins, im.loads = im.bins[:last], im.loads[:last]
 
-	for len(pool) > 0 && im.steps < im.limit {
+	for len(pool) > 0 && !im.w.Over(im.stop) {
 		sort.SliceStable(pool, func(a, b int) bool { return p.vol[pool[a]] > p.vol[pool[b]] })
 		progressed := false
 		for j, x := range pool {
@@ -115,9 +113,9 @@ func (im *improver) place(x int) (out []int, ok bool) {
 	// 1. Best-fit insertion.
 	bestB, bestSlack := -1, 0.0
 	for b := range im.bins {
-		im.steps++
+		im.w.Add(1)
 		if p.fits(im.loads[b], x) {
-			s := float64(p.d) - im.binVol(b) - p.vol[x]
+			s := float64(p.d) - p.binVol(im.loads[b]) - p.vol[x]
 			if bestB < 0 || s < bestSlack-volEps {
 				bestB, bestSlack = b, s
 			}
@@ -130,7 +128,7 @@ func (im *improver) place(x int) (out []int, ok bool) {
 	}
 	// 2. Eject chain: y leaves b for c, x enters b.
 	for b := range im.bins {
-		im.steps++
+		im.w.Add(1)
 		for yi, y := range im.bins[b] {
 			if !im.fitsWithout(b, x, y, -1) {
 				continue
@@ -145,14 +143,14 @@ func (im *improver) place(x int) (out []int, ok bool) {
 					return nil, true
 				}
 			}
-			im.steps += len(im.bins)
+			im.w.Add(len(im.bins))
 		}
 	}
 	// 3. Swaps that strictly lower the pool volume: pick the one that
 	// returns the least volume.
 	bestB, bestY1, bestY2, bestV := -1, -1, -1, p.vol[x]-volEps
 	for b, bin := range im.bins {
-		im.steps++
+		im.w.Add(1)
 		for a := range bin {
 			if va := p.vol[bin[a]]; va < bestV && im.fitsWithout(b, x, bin[a], -1) {
 				bestB, bestY1, bestY2, bestV = b, a, -1, va
@@ -183,16 +181,12 @@ func (im *improver) place(x int) (out []int, ok bool) {
 // (if ≥ 0) y2.
 func (im *improver) fitsWithout(b, x, y1, y2 int) bool {
 	p := im.p
-	for k, v := range p.size[x] {
-		l := im.loads[b][k] - p.size[y1][k]
-		if y2 >= 0 {
-			l -= p.size[y2][k]
-		}
-		if l+v > p.cap[k] {
-			return false
-		}
+	copy(im.tmp, im.loads[b])
+	p.add(im.tmp, y1, -1)
+	if y2 >= 0 {
+		p.add(im.tmp, y2, -1)
 	}
-	return true
+	return binpack.Fits(im.tmp, p.size[x], p.cap)
 }
 
 // remove deletes the item at position pos of bin b.

@@ -5,9 +5,6 @@ import (
 	"math"
 	"sort"
 	"strings"
-
-	"gonum.org/v1/gonum/mat"
-	gonumlp "gonum.org/v1/gonum/optimize/convex/lp"
 )
 
 // maxBoundSubsets caps the node type subsets whose constraints enter the
@@ -57,8 +54,8 @@ func MixedLowerBound(inst *MixedInstance) (float64, map[string]float64, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	lb, bounds, _, err := mp.lowerBound()
-	return lb, bounds, err
+	b, err := mp.lowerBound()
+	return b.lb, b.values, err
 }
 
 // lbRow is one covering constraint Σ_t coef[t]·x_t ≥ rhs (coef indexed by
@@ -71,28 +68,37 @@ type lbRow struct {
 	dim  int    // volume row of this dimension; -1 for a node-count row
 }
 
-// lowerBound computes MixedLowerBound's values, plus the LP dual price of
-// each dimension's volume over all types (nil when the LP failed), used to
-// weight items in the greedy.
-func (mp *mixedProblem) lowerBound() (float64, map[string]float64, []float64, error) {
+// mixedBound is what lowerBound computes: the bound lb, the value of
+// each bound by name, the LP dual price of each dimension's volume over
+// all types (nil when the LP failed; SolveMixed weighs items by them), and
+// the covering constraints (SolveMixed's quota greedy aims at their
+// cheapest integer node counts).
+type mixedBound struct {
+	lb     float64
+	values map[string]float64
+	duals  []float64
+	rows   []lbRow
+}
+
+// lowerBound computes MixedLowerBound's values and the rest of mixedBound.
+func (mp *mixedProblem) lowerBound() (mixedBound, error) {
 	bounds := map[string]float64{}
 	if mp.n == 0 {
 		bounds["lp"], bounds["integer"] = 0, 0
-		return 0, bounds, nil, nil
+		return mixedBound{values: bounds}, nil
 	}
 	rows, single, err := mp.boundRows()
 	if err != nil {
-		return 0, nil, nil, err
+		return mixedBound{}, err
 	}
-	mp.rows = rows
 	if err := mp.feasible(rows); err != nil {
-		return 0, nil, nil, err
+		return mixedBound{}, err
 	}
 	lp, y := mp.lpBound(rows)
 	bounds["lp"] = lp * (1 - lpMargin)
 	if v, ok := mp.integerBound(rows); ok {
 		if math.IsInf(v, 1) {
-			return 0, nil, nil, &NodeLimitError{Proven: true, Reason: "no node counts within Max satisfy the volume and count bounds together"}
+			return mixedBound{}, &NodeLimitError{Proven: true, Reason: "no node counts within Max satisfy the volume and count bounds together"}
 		}
 		bounds["integer"] = v
 	}
@@ -112,7 +118,7 @@ func (mp *mixedProblem) lowerBound() (float64, map[string]float64, []float64, er
 			}
 		}
 	}
-	return lb, bounds, duals, nil
+	return mixedBound{lb: lb, values: bounds, duals: duals, rows: rows}, nil
 }
 
 func setKey(s []bool) string {
@@ -315,306 +321,4 @@ func (mp *mixedProblem) feasible(rows []lbRow) error {
 		return &NodeLimitError{Proven: true, Reason: reason}
 	}
 	return nil
-}
-
-// lpBound returns a certified value of the LP relaxation over rows and its
-// dual prices y (per row, in cost per unit of the row's right-hand side;
-// nil when the simplex failed). It solves the dual
-//
-//	max Σ_r y_r − Σ_t Max_t·z_t  s.t.  Σ_r G_rt·y_r − z_t ≤ cost_t,  y, z ≥ 0
-//
-// (z_t only for limited types; rows scaled to right-hand side 1, costs to
-// at most 1) with gonum's simplex from the slack basis, then repairs y
-// into exact dual feasibility (scaling it down for unlimited types, raising
-// z for limited ones) and evaluates the dual objective, which bounds the
-// primal optimum by weak duality. The best single-row dual solution is a
-// fallback floor.
-func (mp *mixedProblem) lpBound(rows []lbRow) (float64, []float64) {
-	best := 0.0
-	for r := range rows {
-		best = max(best, mp.rowBound(rows[r]))
-	}
-	m, A := len(rows), len(mp.active)
-	var bounded []int // positions of limited types
-	for p, t := range mp.active {
-		if mp.lim[t] != math.MaxInt {
-			bounded = append(bounded, p)
-		}
-	}
-	cs := 0.0
-	for _, t := range mp.active {
-		cs = max(cs, mp.cost[t])
-	}
-	ncol := m + len(bounded) + A
-	a := mat.NewDense(A, ncol, nil)
-	c := make([]float64, ncol)
-	b := make([]float64, A)
-	basis := make([]int, A)
-	for r, row := range rows {
-		c[r] = -1
-		for p := range mp.active {
-			a.Set(p, r, float64(row.coef[p])/float64(row.rhs))
-		}
-	}
-	for z, p := range bounded {
-		a.Set(p, m+z, -1)
-		c[m+z] = float64(mp.lim[mp.active[p]])
-	}
-	for p, t := range mp.active {
-		a.Set(p, m+len(bounded)+p, 1)
-		b[p] = mp.cost[t] / cs
-		basis[p] = m + len(bounded) + p
-	}
-	x, ok := simplexSafe(c, a, b, basis)
-	if !ok {
-		return best, nil
-	}
-	y := make([]float64, m)
-	for r, row := range rows {
-		y[r] = max(x[r], 0) * cs / float64(row.rhs)
-	}
-	v := mp.dualValue(rows, y)
-	if v > best {
-		best = v
-	}
-	return best, y
-}
-
-// simplexSafe runs gonum's simplex, turning its panics into failure. On a
-// numerical error it still returns the last feasible point, which is only
-// used as a dual candidate to be repaired and certified.
-func simplexSafe(c []float64, a *mat.Dense, b []float64, basis []int) (x []float64, ok bool) {
-	defer func() {
-		if recover() != nil {
-			x, ok = nil, false
-		}
-	}()
-	_, x, err := gonumlp.Simplex(c, a, b, 1e-10, basis)
-	if x == nil {
-		return nil, false
-	}
-	_ = err
-	return x, true
-}
-
-// dualValue repairs the dual prices y (in place) to exact feasibility and
-// returns the dual objective Σ_r rhs_r·y_r − Σ_t Max_t·z_t.
-func (mp *mixedProblem) dualValue(rows []lbRow, y []float64) float64 {
-	lhs := func(p int) float64 {
-		s := 0.0
-		for r, row := range rows {
-			s += float64(row.coef[p]) * y[r]
-		}
-		return s
-	}
-	f := 1.0
-	for p, t := range mp.active {
-		if mp.lim[t] == math.MaxInt {
-			if l := lhs(p); l > mp.cost[t] {
-				f = min(f, mp.cost[t]/l)
-			}
-		}
-	}
-	f *= 1 - lpMargin
-	for r := range y {
-		y[r] *= f
-	}
-	v := 0.0
-	for r, row := range rows {
-		v += float64(row.rhs) * y[r]
-	}
-	for p, t := range mp.active {
-		if mp.lim[t] != math.MaxInt {
-			if z := lhs(p) - mp.cost[t]; z > 0 {
-				v -= float64(mp.lim[t]) * z * (1 + lpMargin)
-			}
-		}
-	}
-	return max(v, 0)
-}
-
-// rowBound is the best dual solution that prices only row r: y at one of
-// the breakpoints cost_t/coef_t (not above the cheapest unlimited rate).
-func (mp *mixedProblem) rowBound(row lbRow) float64 {
-	ymax := math.Inf(1)
-	var cand []float64
-	for p, t := range mp.active {
-		if row.coef[p] == 0 {
-			continue
-		}
-		rate := mp.cost[t] / float64(row.coef[p])
-		cand = append(cand, rate)
-		if mp.lim[t] == math.MaxInt {
-			ymax = min(ymax, rate)
-		}
-	}
-	best := 0.0
-	for _, y := range cand {
-		if y > ymax {
-			continue
-		}
-		y *= 1 - lpMargin
-		v := float64(row.rhs) * y
-		for p, t := range mp.active {
-			if z := float64(row.coef[p])*y - mp.cost[t]; z > 0 && row.coef[p] > 0 {
-				v -= float64(mp.lim[t]) * z * (1 + lpMargin)
-			}
-		}
-		best = max(best, v)
-	}
-	return best
-}
-
-// integerBound solves min Σ_t cost_t·k_t over integers 0 ≤ k_t ≤ Max_t
-// satisfying rows exactly (see cheapMixes with k = 1). It reports false when
-// the enumeration exceeds irNodeLimit nodes, +Inf when no counts are
-// feasible.
-func (mp *mixedProblem) integerBound(rows []lbRow) (float64, bool) {
-	mixes, complete := mp.cheapMixes(rows, 1, irNodeLimit, nil)
-	if !complete {
-		return 0, false
-	}
-	if len(mixes) == 0 {
-		return math.Inf(1), true
-	}
-	return mixedCost(mp.inst, mixes[0]), true
-}
-
-// cheapMixes returns the k cheapest node counts (indexed by type, in
-// increasing cost) among the integer points 0 ≤ k_t ≤ Max_t satisfying rows
-// in which the cheapest active type has the least count that covers every
-// row; among equal costs, those closer to ref (Σ_t cost_t·|k_t − ref_t|;
-// ref may be nil) come first. It enumerates the counts of the other
-// active types depth first (most expensive first), pruning a branch when
-// its cost so far plus the cheapest covering of its most demanding row
-// exceeds the k-th cost found (by more than rounding, so the minimum is
-// exact). complete is false when the enumeration exceeded limit nodes (the
-// mixes are then the cheapest found). Costs are summed in type index
-// order, like MixedResult.Cost.
-func (mp *mixedProblem) cheapMixes(rows []lbRow, k, limit int, ref []int) (mixes [][]int, complete bool) {
-	A := len(mp.active)
-	order := make([]int, A) // positions in mp.active, most expensive first
-	for p := range order {
-		order[p] = p
-	}
-	sort.SliceStable(order, func(a, b int) bool { return mp.cost[mp.active[order[a]]] > mp.cost[mp.active[order[b]]] })
-	// rate[l][r]: cheapest cost per unit of row r among order[l:].
-	rate := make([][]float64, A)
-	for l := range rate {
-		rate[l] = make([]float64, len(rows))
-		for r, row := range rows {
-			rate[l][r] = math.Inf(1)
-			for _, p := range order[l:] {
-				if row.coef[p] > 0 {
-					rate[l][r] = min(rate[l][r], mp.cost[mp.active[p]]/float64(row.coef[p]))
-				}
-			}
-		}
-	}
-	cov := make([]int64, len(rows))
-	cnt := make([]int, len(mp.cap)) // by type
-	var costs, dists []float64
-	dist := func(m []int) float64 {
-		if ref == nil {
-			return 0
-		}
-		v := 0.0
-		for t, c := range m {
-			v += mp.cost[t] * math.Abs(float64(c-ref[t]))
-		}
-		return v
-	}
-	thr := func() float64 {
-		if len(mixes) < k {
-			return math.Inf(1)
-		}
-		return costs[k-1]
-	}
-	nodes := 0
-	var dfs func(l int, partial float64) bool
-	dfs = func(l int, partial float64) bool {
-		nodes++
-		if nodes > limit {
-			return false
-		}
-		p := order[l]
-		t := mp.active[p]
-		lim := int64(mp.lim[t])
-		if l == A-1 {
-			var need int64
-			for r, row := range rows {
-				if gap := row.rhs - cov[r]; gap > 0 {
-					if row.coef[p] == 0 {
-						return true
-					}
-					need = max(need, (gap+row.coef[p]-1)/row.coef[p])
-				}
-			}
-			if need > lim {
-				return true
-			}
-			cnt[t] = int(need)
-			c := mixedCost(mp.inst, cnt)
-			cnt[t] = 0
-			if c > thr() {
-				return true
-			}
-			m := append([]int(nil), cnt...)
-			m[t] = int(need)
-			dm := dist(m)
-			if c == thr() && len(mixes) == k && dm >= dists[k-1] {
-				return true
-			}
-			at := sort.Search(len(costs), func(x int) bool { return costs[x] > c || (costs[x] == c && dists[x] > dm) })
-			costs = append(costs[:at], append([]float64{c}, costs[at:]...)...)
-			dists = append(dists[:at], append([]float64{dm}, dists[at:]...)...)
-			mixes = append(mixes[:at], append([][]int{m}, mixes[at:]...)...)
-			if len(mixes) > k {
-				costs, dists, mixes = costs[:k], dists[:k], mixes[:k]
-			}
-			return true
-		}
-		lb := partial
-		var kmax int64
-		for r, row := range rows {
-			gap := row.rhs - cov[r]
-			if gap <= 0 {
-				continue
-			}
-			lb = max(lb, partial+float64(gap)*rate[l][r])
-			if row.coef[p] > 0 {
-				kmax = max(kmax, (gap+row.coef[p]-1)/row.coef[p])
-			}
-		}
-		if lb > thr()*(1+1e-12) {
-			return true
-		}
-		kmax = min(kmax, lim)
-		cost := mp.cost[t]
-		var kk int64
-		ok := true
-		for kk = 0; kk <= kmax; kk++ {
-			if kk > 0 {
-				for r, row := range rows {
-					cov[r] += row.coef[p]
-				}
-			}
-			if partial+float64(kk)*cost > thr()*(1+1e-12) {
-				break
-			}
-			cnt[t] = int(kk)
-			if !dfs(l+1, partial+float64(kk)*cost) {
-				ok = false
-				break
-			}
-		}
-		steps := min(kk, kmax)
-		for r, row := range rows {
-			cov[r] -= steps * row.coef[p]
-		}
-		cnt[t] = 0
-		return ok
-	}
-	complete = dfs(0, 0)
-	return mixes, complete
 }

@@ -1,6 +1,9 @@
 package vbp
 
-import "sort"
+import (
+	"slices"
+	"sort"
+)
 
 // volEps treats two normalised volumes as equal; volumes are sums of at
 // most d ratios of integers, so this only absorbs rounding noise.
@@ -30,17 +33,11 @@ func (p *problem) nodeGreedy(nodeLimit int) Packing {
 	for len(left) > 0 {
 		bin := p.fillOne(left, nodeLimit)
 		pk = append(pk, bin)
-		in := make(map[int]bool, len(bin))
+		taken := make(map[int]bool, len(bin))
 		for _, i := range bin {
-			in[i] = true
+			taken[i] = true
 		}
-		keep := left[:0]
-		for _, i := range left {
-			if !in[i] {
-				keep = append(keep, i)
-			}
-		}
-		left = keep
+		left = dropTaken(left, taken)
 	}
 	return pk
 }
@@ -69,7 +66,7 @@ func (p *problem) fillOne(cand []int, nodeLimit int) []int {
 	next := make([]int, m)
 	for j := m - 1; j >= 0; j-- {
 		next[j] = j + 1
-		if j+1 < m && sameSize(p.size[cand[j]], p.size[cand[j+1]]) {
+		if j+1 < m && slices.Equal(p.size[cand[j]], p.size[cand[j+1]]) {
 			next[j] = next[j+1]
 		}
 	}
@@ -96,7 +93,7 @@ func (p *problem) fillOne(cand []int, nodeLimit int) []int {
 	var dfs func(start int, v float64)
 	dfs = func(start int, v float64) {
 		nodes++
-		if v > bestV+volEps {
+		if len(cur) > 0 && v > bestV+volEps { // a bin holds at least one item
 			bestV = v
 			best = append(best[:0], cur...)
 			if bestV >= target-volEps {
@@ -122,14 +119,4 @@ func (p *problem) fillOne(cand []int, nodeLimit int) []int {
 	}
 	dfs(0, 0)
 	return best
-}
-
-// sameSize reports whether two size vectors are equal.
-func sameSize(a, b []int64) bool {
-	for k := range a {
-		if a[k] != b[k] {
-			return false
-		}
-	}
-	return true
 }

@@ -1,6 +1,10 @@
 package vbp
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/capplan/capplan/binpack"
+)
 
 // Packing lists, per bin, the indices of the items packed in it (indices
 // into Instance.Sizes()).
@@ -119,14 +123,16 @@ func newProblem(inst *Instance) (*problem, error) {
 	return p, nil
 }
 
-// fits reports whether item i fits on top of load.
-func (p *problem) fits(load []int64, i int) bool {
-	for k, v := range p.size[i] {
-		if load[k]+v > p.cap[k] {
-			return false
-		}
+// fits reports whether item i fits on top of load (binpack.Fits).
+func (p *problem) fits(load []int64, i int) bool { return binpack.Fits(load, p.size[i], p.cap) }
+
+// binVol returns the normalised volume Σ_k load_k/c_k of a bin.
+func (p *problem) binVol(load []int64) float64 {
+	v := 0.0
+	for k, l := range load {
+		v += float64(l) / float64(p.cap[k])
 	}
-	return true
+	return v
 }
 
 func (p *problem) add(load []int64, i int, sign int64) {
@@ -142,6 +148,18 @@ func (p *problem) loads(pk Packing) [][]int64 {
 		out[b] = make([]int64, p.d)
 		for _, i := range bin {
 			p.add(out[b], i, 1)
+		}
+	}
+	return out
+}
+
+// dropTaken removes the items marked in taken from items, in place,
+// keeping the order.
+func dropTaken(items []int, taken map[int]bool) []int {
+	out := items[:0]
+	for _, i := range items {
+		if !taken[i] {
+			out = append(out, i)
 		}
 	}
 	return out

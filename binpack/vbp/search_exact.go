@@ -1,6 +1,9 @@
 package vbp
 
-import "sort"
+import (
+	"slices"
+	"sort"
+)
 
 // exactResult is the outcome of packInto.
 type exactResult int
@@ -117,7 +120,7 @@ func (p *problem) packInto(m, nodeLimit int) (Packing, exactResult, int) {
 				continue
 			}
 			for c := 0; c < b; c++ {
-				if equalLoad(loads[c], loads[b]) {
+				if slices.Equal(loads[c], loads[b]) {
 					continue next
 				}
 			}
@@ -154,13 +157,4 @@ func (p *problem) packInto(m, nodeLimit int) (Packing, exactResult, int) {
 		return nil, exactUnknown, nodes
 	}
 	return nil, exactInfeasible, nodes
-}
-
-func equalLoad(a, b []int64) bool {
-	for k := range a {
-		if a[k] != b[k] {
-			return false
-		}
-	}
-	return true
 }

@@ -3,6 +3,8 @@ package vbp
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/capplan/capplan/binpack/internal/work"
 )
 
 // TestSearchKeepsPackingsValid runs the tabu search from first-fit packings
@@ -24,7 +26,8 @@ func TestSearchKeepsPackingsValid(t *testing.T) {
 			t.Fatal(err)
 		}
 		start := p.ffd(keySum)
-		got := p.search(start, 1, rand.New(rand.NewPCG(uint64(c), 1)), 200000)
+		w := work.New(200000, 0)
+		got := p.search(start, 1, rand.New(rand.NewPCG(uint64(c), 1)), w, 200000)
 		if err := Check(inst, got); err != nil {
 			t.Fatalf("case %d: %v", c, err)
 		}

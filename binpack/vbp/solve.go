@@ -2,34 +2,26 @@ package vbp
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"sort"
 	"strings"
+
+	"github.com/capplan/capplan/binpack/internal/work"
 )
 
-// Options configures Solve. The zero value is usable.
-type Options struct {
-	// Seed drives the randomised orders; equal seeds give equal results.
-	Seed uint64
-	// MaxIterations caps the improvement work per packing improved, in
-	// units of one bin scanned (0 means DefaultMaxIterations).
-	MaxIterations int
-	// SearchIterations caps the search run on the best packing after
-	// improvement (the exact attempt on small instances and the
-	// consistent neighbourhood search), in work units of about one bin or
-	// one fit test scanned (0 means DefaultSearchIterations; negative
-	// disables both).
-	SearchIterations int
-}
+// DefaultMaxWork is Solve's work cap when Options.MaxWork is 0: on the
+// public benchmark instances at most about 0.5 s of one core of a 2020s
+// server.
+const DefaultMaxWork = 22_000_000
 
-// DefaultMaxIterations is the improvement budget used when
-// Options.MaxIterations is 0.
-const DefaultMaxIterations = 200000
+// improveShare: each of the improveTop packings improved may spend up to
+// MaxWork/improveShare work units (200,000 at DefaultMaxWork).
+const improveShare = 110
 
-// DefaultSearchIterations is the search budget used when
-// Options.SearchIterations is 0: at most about 0.5 s of one core of a
-// 2020s server on the public benchmark instances.
-const DefaultSearchIterations = 20000000
+// searchShare: the neighbourhood search may spend up to MaxWork −
+// MaxWork/searchShare units (20,000,000 at DefaultMaxWork).
+const searchShare = 11
 
 // randomOrders is how many seeded random-weight FFD orders Solve adds to the
 // deterministic heuristics.
@@ -73,6 +65,10 @@ type Result struct {
 	// and "+search" when the neighbourhood search did.
 	Method string
 	Seed   uint64
+	// WorkUsed counts the work units spent (see Solve).
+	WorkUsed int64
+	// TimeLimitHit reports that Options.TimeLimit stopped the run.
+	TimeLimitHit bool
 }
 
 type method struct {
@@ -114,6 +110,24 @@ func Construct(inst *Instance, name string) (Packing, error) {
 	return nil, fmt.Errorf("vbp: unknown method %q (valid: %s)", name, strings.Join(Methods(), ", "))
 }
 
+// solveConfig is how one Solve run splits its work: improve is the cap of
+// each packing improved, search that of the neighbourhood search (0: it
+// does not run, nor does the exact attempt).
+type solveConfig struct {
+	seed            uint64
+	improve, search int64
+}
+
+// configFor splits maxWork as Solve does; without search, only the
+// improvement runs (SolveMixed's re-packings).
+func configFor(seed uint64, maxWork int64, search bool) solveConfig {
+	c := solveConfig{seed: seed, improve: maxWork / improveShare}
+	if search {
+		c.search = maxWork - maxWork/searchShare
+	}
+	return c
+}
+
 // Solve packs inst into few bins: it runs every constructive heuristic
 // plus randomOrders first-fit orders by a seeded random positive weighting
 // of the dimensions, improves the improveTop best packings (see improve),
@@ -122,24 +136,48 @@ func Construct(inst *Instance, name string) (Packing, error) {
 // the consistent neighbourhood search (see search) on it. It returns the
 // best packing with the lower bound, and stops early once a packing meets
 // the lower bound or is proven optimal. Every returned packing has passed
-// Check. Equal options give equal results: all budgets count work, not
-// time.
+// Check.
+//
+// Work: one unit is about one bin or one fit test scanned by the
+// improvement and the search, or one node of the exact attempt (the
+// constructive heuristics are not counted: they are polynomial, O(n²·d)
+// each). Options.MaxWork (DefaultMaxWork when 0) is split among the
+// phases: each of the improveTop improvements may spend MaxWork/
+// improveShare units and the search MaxWork − MaxWork/searchShare (their
+// shares sum to MaxWork), each try of the exact attempt (at most
+// exactMaxItems items) exactNodes. A phase stops at its first check past
+// its share, so WorkUsed may pass MaxWork by one move's work per phase
+// (at most 4.2% at the default on the public benchmark samples of the
+// tests). So, without a TimeLimit, equal options give equal results on
+// any machine; with one, the run also stops at the deadline
+// (Result.TimeLimitHit).
 //
 // Errors: an instance with an item larger than a bin gives an
-// *ItemTooLargeError; other malformed instances wrap ErrInvalid.
-// Cost O(n²·d) per heuristic plus the improvement and search budgets.
+// *ItemTooLargeError; other malformed instances, and a negative MaxWork or
+// TimeLimit, wrap ErrInvalid. Cost O(n²·d) per heuristic plus the work.
 func Solve(inst *Instance, opt Options) (*Result, error) {
+	maxWork, err := opt.maxWork(DefaultMaxWork)
+	if err != nil {
+		return nil, err
+	}
+	// The phases' shares are the caps (see above); the counter only
+	// carries the time limit and the count.
+	w := work.New(math.MaxInt64, opt.TimeLimit)
+	res, err := solve(inst, configFor(opt.Seed, maxWork, true), w)
+	if err != nil {
+		return nil, err
+	}
+	res.WorkUsed, res.TimeLimitHit = w.Used(), w.TimeLimitHit()
+	return res, nil
+}
+
+// solve is Solve with an explicit work split, charging w.
+func solve(inst *Instance, cfg solveConfig, w *work.Counter) (*Result, error) {
 	p, err := newProblem(inst)
 	if err != nil {
 		return nil, err
 	}
-	if opt.MaxIterations <= 0 {
-		opt.MaxIterations = DefaultMaxIterations
-	}
-	if opt.SearchIterations == 0 {
-		opt.SearchIterations = DefaultSearchIterations
-	}
-	res := &Result{LowerBound: p.bounds(), Seed: opt.Seed}
+	res := &Result{LowerBound: p.bounds(), Seed: cfg.seed}
 	if p.n == 0 {
 		res.Packing, res.Method, res.Optimal = Packing{}, "empty", true
 		return res, nil
@@ -157,7 +195,7 @@ func Solve(inst *Instance, opt Options) (*Result, error) {
 		}
 		cands = append(cands, cand{m.name, m.run(p)})
 	}
-	rng := rand.New(rand.NewPCG(opt.Seed, 0x7662702d736f6c76)) // "vbp-solv"
+	rng := rand.New(rand.NewPCG(cfg.seed, 0x7662702d736f6c76)) // "vbp-solv"
 	for r := 0; r < randomOrders; r++ {
 		alpha := make([]float64, p.d)
 		for k := range alpha {
@@ -175,15 +213,16 @@ func Solve(inst *Instance, opt Options) (*Result, error) {
 	sort.SliceStable(cands, func(a, b int) bool { return len(cands[a].pk) < len(cands[b].pk) })
 	best := cands[0]
 	for i := 0; i < len(cands) && i < improveTop && len(best.pk) > lb; i++ {
-		pk := p.improve(cands[i].pk, lb, opt.MaxIterations)
+		pk := p.improve(cands[i].pk, lb, w, w.UpTo(cfg.improve))
 		if len(pk) < len(best.pk) {
 			best = cand{cands[i].name + "+improve", pk}
 		}
 	}
 	optimal := len(best.pk) <= lb
-	if !optimal && opt.SearchIterations > 0 && p.n <= exactMaxItems {
-		for !optimal {
-			pk, r, _ := p.packInto(len(best.pk)-1, exactNodes)
+	if !optimal && cfg.search > 0 && p.n <= exactMaxItems {
+		for !optimal && !w.Done() {
+			pk, r, nodes := p.packInto(len(best.pk)-1, int(min(exactNodes, w.Left())))
+			w.Add(nodes)
 			if r == exactFound {
 				if !strings.HasSuffix(best.name, "+exact") {
 					best.name += "+exact"
@@ -196,9 +235,9 @@ func Solve(inst *Instance, opt Options) (*Result, error) {
 			break
 		}
 	}
-	if !optimal && opt.SearchIterations > 0 {
-		srng := rand.New(rand.NewPCG(opt.Seed, 0x7662702d73726368)) // "vbp-srch"
-		if pk := p.search(best.pk, lb, srng, opt.SearchIterations); len(pk) < len(best.pk) {
+	if !optimal && cfg.search > 0 {
+		srng := rand.New(rand.NewPCG(cfg.seed, 0x7662702d73726368)) // "vbp-srch"
+		if pk := p.search(best.pk, lb, srng, w, w.UpTo(cfg.search)); len(pk) < len(best.pk) {
 			best = cand{best.name + "+search", pk}
 			optimal = len(pk) <= lb
 		}

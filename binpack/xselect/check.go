@@ -3,6 +3,8 @@ package xselect
 import (
 	"fmt"
 	"slices"
+
+	"github.com/capplan/capplan/binpack"
 )
 
 // checker holds the rule tables Check needs, built from the Problem alone
@@ -59,11 +61,13 @@ func (c *checker) node(n int, cs []Container) error {
 		}
 		count[x.Owner]++
 	}
-	for j, u := range used {
-		cp := p.Nodes[n].Capacity[j]
-		if u > cp+checkTol*cp {
-			return fmt.Errorf("%w: node %d dimension %d: used %v > capacity %v", ErrViolation, n, j, u, cp)
-		}
+	limit := make([]float64, len(used)) // the capacity with Check's slack
+	for j, cp := range p.Nodes[n].Capacity {
+		limit[j] = cp + checkTol*cp
+	}
+	if short := binpack.Shortfalls(limit, used); short != nil {
+		j := short[0].Dim
+		return fmt.Errorf("%w: node %d dimension %d: used %v > capacity %v", ErrViolation, n, j, used[j], p.Nodes[n].Capacity[j])
 	}
 	owners := make([]int, 0, len(count))
 	for a := range count {

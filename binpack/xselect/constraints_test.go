@@ -126,25 +126,60 @@ func TestDeterministicSeeds(t *testing.T) {
 	t.Log(x)
 }
 
-// TestDeadline: a deadline already past stops the search before any probe:
-// λ = 0, and in incremental mode the plan is From.
-func TestDeadline(t *testing.T) {
+// TestTimeLimit: a time limit that has passed before the first probe
+// (1 ns) stops the search there: λ = 0, TimeLimitHit, and in incremental
+// mode the plan is From.
+func TestTimeLimit(t *testing.T) {
 	p := generate(3, 40, 400)
-	plan, err := Solve(p, Options{Deadline: time.Now().Add(-time.Second)})
+	plan, err := Solve(p, Options{TimeLimit: time.Nanosecond})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if plan.Probes != 0 || plan.Lambda != 0 {
-		t.Fatalf("past deadline: %v", plan)
+	if plan.Probes != 0 || plan.Lambda != 0 || !plan.TimeLimitHit {
+		t.Fatalf("past time limit: %v", plan)
 	}
 	checkRequired(t, p, plan)
 	prev, _ := Solve(p, Options{})
-	plan, err = Solve(p, Options{Deadline: time.Now().Add(-time.Second), From: prev.Nodes, Mutable: 0.5})
+	if prev.TimeLimitHit || prev.WorkUsed <= 0 || prev.WorkUsed > DefaultMaxWork {
+		t.Fatalf("default run: TimeLimitHit %v, WorkUsed %d", prev.TimeLimitHit, prev.WorkUsed)
+	}
+	plan, err = Solve(p, Options{TimeLimit: time.Nanosecond, From: prev.Nodes, Mutable: 0.5})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(plan.Changed) != 0 || !reflect.DeepEqual(plan.Nodes, prev.Nodes) {
-		t.Fatalf("past deadline changed nodes %v", plan.Changed)
+		t.Fatalf("past time limit changed nodes %v", plan.Changed)
+	}
+}
+
+// TestMaxWork: the work budget ends the λ search after the probe that
+// spends it, the same way on every run; a budget as large as a full run's
+// work changes nothing; a negative one is invalid.
+func TestMaxWork(t *testing.T) {
+	p := generate(3, 40, 400)
+	full, err := Solve(p, Options{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One unit: the λ_hi probe (the first) spends it, none follows.
+	one, err := Solve(p, Options{Seed: 1, MaxWork: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if one.Probes != 1 || one.WorkUsed < 1 || one.TimeLimitHit {
+		t.Fatalf("MaxWork 1: %d probes, work %d", one.Probes, one.WorkUsed)
+	}
+	checkRequired(t, p, one)
+	again, _ := Solve(p, Options{Seed: 1, MaxWork: 1})
+	if !reflect.DeepEqual(one, again) {
+		t.Fatal("MaxWork 1: two runs differ")
+	}
+	same, err := Solve(p, Options{Seed: 1, MaxWork: full.WorkUsed})
+	if err != nil || !reflect.DeepEqual(same, full) {
+		t.Fatalf("MaxWork = the full run's work (%d) changed the plan: %v", full.WorkUsed, err)
+	}
+	if _, err := Solve(p, Options{MaxWork: -1}); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("MaxWork -1: err = %v, want ErrInvalid", err)
 	}
 }
 

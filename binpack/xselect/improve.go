@@ -3,6 +3,8 @@ package xselect
 import (
 	"math/rand/v2"
 	"sort"
+
+	"github.com/capplan/capplan/binpack"
 )
 
 const (
@@ -25,17 +27,22 @@ type improver struct {
 	pk     *packing
 	work   int
 	budget int
+	// left is the work left in the whole run (Options.MaxWork): the
+	// improvement stops there even within budget.
+	left int
 	// stop is the work at which the current move call must give up.
 	stop int
 	rng  *rand.Rand
 	fill *filler
 	rp   repacker
+	// room is scratch: a node's free space after a tentative removal.
+	room []float64
 }
 
 // improve runs the moves until the pool is empty (the probe is feasible),
 // or budget work units (node and container visits, knapsack and repack
-// search nodes) are spent, or maxStalls perturbations in a row have not
-// lowered W. For each pooled (a,k), largest volume first, it tries in
+// search nodes) are spent, or the run's left units, or maxStalls
+// perturbations in a row have not lowered W. For each pooled (a,k), largest volume first, it tries in
 // turn, first success wins:
 //
 //  1. insert: tryPlace on the first node of a (node order) that takes it;
@@ -55,18 +62,19 @@ type improver struct {
 // because it packs without unpacking anything, so it dominates a swap on
 // the same node. A per-dimension volume test rejects hopeless pools at
 // once. Returns whether the pool is empty. Deterministic for a given rng
-// state. Cost O(budget·d) beyond the volume test.
-func improve(pk *packing, budget, ksBudget int, rng *rand.Rand) bool {
+// state. It also returns the work units spent. Cost O(budget·d) beyond
+// the volume test.
+func improve(pk *packing, budget, left, ksBudget int, rng *rand.Rand) (bool, int) {
 	if pk.poolN == 0 {
-		return true
+		return true, 0
 	}
 	if !volumeFits(pk) {
-		return false
+		return false, 0
 	}
-	im := &improver{pk: pk, budget: budget, rng: rng, fill: newFiller(pk, ksBudget)}
+	im := &improver{pk: pk, budget: budget, left: left, rng: rng, fill: newFiller(pk, ksBudget), room: make([]float64, pk.in.nd)}
 	best := pk.poolVolume()
 	stalls := 0
-	for pk.poolN > 0 && im.work < budget {
+	for pk.poolN > 0 && im.work < min(budget, left) {
 		if !im.pass() {
 			if stalls >= maxStalls {
 				break
@@ -80,32 +88,29 @@ func improve(pk *packing, budget, ksBudget int, rng *rand.Rand) bool {
 		}
 	}
 	pk.forget()
-	return pk.poolN == 0
+	return pk.poolN == 0, im.work
 }
 
 // volumeFits is the necessary test that, in every dimension, the pooled
-// containers fit into the total free space of the active nodes.
+// containers fit into the total free space of the active nodes (with the
+// packer's tolerance).
 func volumeFits(pk *packing) bool {
 	in := pk.in
+	need, room := make([]float64, in.nd), make([]float64, in.nd)
 	for d := range in.nd {
-		need := 0.0
 		for a := range pk.pool {
 			if pk.poolA[a] == 0 {
 				continue
 			}
 			for k, c := range pk.pool[a] {
-				need += float64(c) * in.p.Shapes[k][d]
+				need[d] += float64(c) * in.p.Shapes[k][d]
 			}
 		}
-		free := 0.0
 		for _, n := range in.order {
-			free += pk.free[n][d] + in.slack[n][d]
-		}
-		if need > free {
-			return false
+			room[d] += pk.free[n][d] - in.tol[n][d]
 		}
 	}
-	return true
+	return binpack.Dominates(room, need)
 }
 
 type appShape struct{ a, k int }
@@ -130,10 +135,10 @@ func (im *improver) pass() bool {
 	moves := []func(a, k int) bool{im.insert, im.pull, im.eject, im.swap, im.repack}
 	for _, t := range todo {
 	next:
-		for pk.pool[t.a][t.k] > 0 && im.work < im.budget {
+		for pk.pool[t.a][t.k] > 0 && im.work < min(im.budget, im.left) {
 			pk.forget()
 			for _, move := range moves {
-				im.stop = min(im.budget, im.work+max(im.budget/moveShare, minMoveWork))
+				im.stop = min(im.budget, im.left, im.work+max(im.budget/moveShare, minMoveWork))
 				if move(t.a, t.k) {
 					progress = true
 					continue next
@@ -191,11 +196,11 @@ func (im *improver) eject(a, k int) bool {
 			if (x.Shape == k && x.Owner == a) || !pk.poolPartners(x.Owner) {
 				continue // pointless, or x could only move to its partners' few nodes
 			}
-			ok := true
+			// room: n's free space once x has left it.
 			for d, v := range in.p.Shapes[x.Shape] {
-				ok = ok && shape[d] <= pk.free[n][d]+v+in.slack[n][d]
+				im.room[d] = pk.free[n][d] + v
 			}
-			if !ok || !pk.removable(n, i) {
+			if !binpack.Fits(in.tol[n], shape, im.room) || !pk.removable(n, i) {
 				continue
 			}
 			m0 := pk.mark()

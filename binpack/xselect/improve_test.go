@@ -47,7 +47,7 @@ func state(t *testing.T, p *Problem, nodes [][]Container, pool []Container) (*pa
 		pk.addPool(c.Owner, c.Shape, 1)
 	}
 	pk.forget()
-	im := &improver{pk: pk, budget: 1 << 30, stop: 1 << 30, rng: rand.New(rand.NewPCG(1, 2)), fill: newFiller(pk, DefaultKnapsackNodes)}
+	im := &improver{pk: pk, budget: 1 << 30, left: 1 << 30, stop: 1 << 30, room: make([]float64, pk.in.nd), rng: rand.New(rand.NewPCG(1, 2)), fill: newFiller(pk, DefaultKnapsackNodes)}
 	return pk, im
 }
 
@@ -230,7 +230,7 @@ func TestPerturbNeverWorse(t *testing.T) {
 	greedy(pk, DefaultKnapsackNodes)
 	twin := pk.clone(in)
 	run := func(pk *packing) *packing {
-		im := &improver{pk: pk, budget: 1 << 30, stop: 1 << 30, rng: rand.New(rand.NewPCG(9, 9)), fill: newFiller(pk, DefaultKnapsackNodes)}
+		im := &improver{pk: pk, budget: 1 << 30, left: 1 << 30, stop: 1 << 30, room: make([]float64, pk.in.nd), rng: rand.New(rand.NewPCG(9, 9)), fill: newFiller(pk, DefaultKnapsackNodes)}
 		for range 40 {
 			w := pk.poolVolume()
 			im.perturb()

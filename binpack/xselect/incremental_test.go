@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+
+	"github.com/capplan/capplan/binpack/internal/work"
 )
 
 // checkIncremental verifies an incremental result independently of the
@@ -294,11 +296,11 @@ func firstPhaseLambda(t *testing.T, p *Problem, opt Options) float64 {
 	t.Helper()
 	opt.KnapsackNodes, opt.ImproveVisits, opt.MaxProbes = DefaultKnapsackNodes, DefaultImproveVisits, DefaultMaxProbes
 	full := newInstance(p)
-	s := &searcher{full: full, in: full, opt: opt}
+	s := &searcher{full: full, in: full, opt: opt, w: work.New(DefaultMaxWork, 0)}
 	if err := s.incremental(&Plan{}); err != nil {
 		t.Fatal(err)
 	}
-	best, _ := s.probe(0)
+	best, _ := s.probe(0, nil)
 	lambda, _ := s.search(lambdaUpper(full), best)
 	return lambda
 }

@@ -59,7 +59,7 @@ func (ks *knapsack) solve(n int, free []float64, avail []int, budget int, y []in
 		for d, v := range in.p.Shapes[k] {
 			if v > 0 {
 				zero = false
-				f := int(math.Floor((free[d] + in.slack[n][d]) / v))
+				f := int(math.Floor((free[d] - in.tol[n][d]) / v))
 				m = min(m, f)
 			}
 		}
@@ -81,7 +81,7 @@ func (ks *knapsack) solve(n int, free []float64, avail []int, budget int, y []in
 		m := avail[k]
 		for d, v := range in.p.Shapes[k] {
 			if v > 0 {
-				m = min(m, int(math.Floor((free[d]+in.slack[n][d])/v)))
+				m = min(m, int(math.Floor((free[d]-in.tol[n][d])/v)))
 			}
 		}
 		ks.ymax = append(ks.ymax, m)
@@ -149,7 +149,7 @@ func (ks *knapsack) dfs(i int, val float64) {
 	y := ks.ymax[i]
 	for d, v := range shape {
 		if v > 0 {
-			y = min(y, int(math.Floor((free[d]+in.slack[ks.n][d])/v)))
+			y = min(y, int(math.Floor((free[d]-in.tol[ks.n][d])/v)))
 		}
 	}
 	next := ks.free[i+1]

@@ -1,5 +1,7 @@
 package xselect
 
+import "github.com/capplan/capplan/binpack"
+
 // packing is the mutable state of one probe: the containers on each node
 // and the pool of required containers not yet packed. Every rule is local
 // to a node. The raw mutations (place, remove, put, take) test nothing;
@@ -347,14 +349,12 @@ func (pk *packing) removable(n, i int) bool {
 }
 
 // valid reports whether node n respects every rule (capacity with the
-// packer's slack, can, MaxPerNode, exlocation, colocation), using the
+// packer's tolerance, can, MaxPerNode, exlocation, colocation), using the
 // packer's own tables. Cost O(|present[n]|²·log + d).
 func (pk *packing) valid(n int) bool {
 	in := pk.in
-	for d, f := range pk.free[n] {
-		if f < -in.slack[n][d] {
-			return false
-		}
+	if !binpack.Dominates(pk.free[n], in.tol[n]) { // over capacity beyond the tolerance
+		return false
 	}
 	for _, e := range pk.present[n] {
 		if !in.can[e.app][n] || (in.cap[e.app] > 0 && e.n > in.cap[e.app]) {

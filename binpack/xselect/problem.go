@@ -180,6 +180,11 @@ type Plan struct {
 	Apps []AppResult
 	// Probes counts the multipliers the λ search tried.
 	Probes int
+	// WorkUsed counts the work units of the λ search (see
+	// Options.MaxWork); TimeLimitHit reports that Options.TimeLimit
+	// stopped it.
+	WorkUsed     int64
+	TimeLimitHit bool
 	// Changed lists, in incremental mode, the indices of the nodes whose containers
 	// differ from Options.From (ascending); MutableLimit is MutableNodes(N, Mutable).
 	Changed      []int

@@ -252,7 +252,7 @@ func (rp *repacker) most(s int, ty *repackType, limit int) int {
 	}
 	for d, x := range in.p.Shapes[ty.c.Shape] {
 		if x > 0 {
-			limit = min(limit, int((rp.free[s][d]+in.slack[n][d])/x))
+			limit = min(limit, int((rp.free[s][d]-in.tol[n][d])/x))
 		}
 	}
 	return max(limit, 0)

@@ -1,9 +1,12 @@
 package xselect
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"time"
+
+	"github.com/capplan/capplan/binpack/internal/work"
 )
 
 // Default budgets used when the Options fields are 0.
@@ -16,6 +19,11 @@ const (
 	DefaultImproveVisits = 2_000_000
 	// DefaultMaxProbes caps the number of multipliers tried.
 	DefaultMaxProbes = 100
+	// DefaultMaxWork caps the work of a whole Solve (see Options.MaxWork):
+	// about 60 s of one core of a 2020s server (the former default time
+	// budget of `capplan pack`). The 10,000-node case of the benchmark
+	// tables (150,000 containers) uses 0.34e9.
+	DefaultMaxWork = 3_000_000_000
 )
 
 // Options tunes Solve. The zero value is usable.
@@ -27,16 +35,22 @@ type Options struct {
 	// probe (DefaultImproveVisits if 0). Budgets are counted in work
 	// units, never time, so results do not depend on the machine.
 	ImproveVisits int
+	// MaxWork caps the work of the whole λ search (DefaultMaxWork if 0):
+	// one unit is one knapsack search node of the greedy fill, or one
+	// node or container visited or search node of the improvement moves.
+	// No probe starts once it is spent, and a probe's improvement stops
+	// there. Without a TimeLimit the plan is the same on any machine.
+	MaxWork int64
+	// TimeLimit, when positive, is an opt-in wall-clock bound: no probe
+	// starts after it (Plan.TimeLimitHit), and the plan then depends on
+	// the machine's speed. 0 means none.
+	TimeLimit time.Duration
 	// MaxProbes caps the multipliers tried (DefaultMaxProbes if 0).
 	MaxProbes int
 	// NoTopUp skips the top-up phase.
 	NoTopUp bool
 	// Seed drives the randomised moves (perturbation); equal seeds give equal plans.
 	Seed uint64
-	// Deadline, when not zero, stops the λ search from starting a new probe after it
-	// (the result is then the best complete probe so far; deterministic whenever
-	// the deadline is not reached).
-	Deadline time.Time
 	// From is a previous plan's containers per node (len(From) == len(p.Nodes));
 	// nil means an initial run. With From set, Solve runs incremental mode
 	// (ALGORITHMS §2.6): at most MutableNodes(len(p.Nodes), Mutable) nodes may end
@@ -61,7 +75,8 @@ type Options struct {
 //     breakpoint j/m_{a,k} above λ_lo if it gives λ_lo's set, and the
 //     search stops when no breakpoint lies strictly between λ_lo and the
 //     smallest λ giving λ_hi's set, after MaxProbes probes, or when a
-//     probe would start after Deadline. λ_hi itself is probed first.
+//     probe would start after MaxWork is spent or TimeLimit has passed.
+//     λ_hi itself is probed first.
 //     Breakpoints whose sets cannot pack for counting reasons (a needer
 //     without enough partner containers; see plausible) are skipped.
 //     2b. With Colocate rules, a short sweep then probes the breakpoints
@@ -106,7 +121,8 @@ type Options struct {
 // fails or the options are inconsistent (From of the wrong length or with
 // indices out of range, Mutable outside [0,1]), and a *TooManyInvalidError
 // if more From nodes break the problem than may change. Deterministic for
-// a given Seed while the Deadline is not reached. Cost per probe
+// a given Seed (and MaxWork) unless TimeLimit cuts the search; Plan.WorkUsed
+// counts the work units. Cost per probe
 // O(N·(A·K + KnapsackNodes·K·d) + C·A + ImproveVisits·d) for C
 // containers; O(log C) probes (in incremental mode up to about three
 // times as many: the targeted phase's probes may run twice, each time
@@ -127,8 +143,12 @@ func Solve(p *Problem, opt Options) (*Plan, error) {
 	if opt.MaxProbes <= 0 {
 		opt.MaxProbes = DefaultMaxProbes
 	}
+	maxWork, err := work.Resolve(opt.MaxWork, opt.TimeLimit, DefaultMaxWork)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
 	full := newInstance(p)
-	s := &searcher{full: full, in: full, opt: opt}
+	s := &searcher{full: full, in: full, opt: opt, w: work.New(maxWork, opt.TimeLimit)}
 	ub := lambdaUpper(full)
 	plan := &Plan{LambdaUpper: ub}
 	if opt.From != nil {
@@ -138,7 +158,7 @@ func Solve(p *Problem, opt Options) (*Plan, error) {
 	} else {
 		s.base = newPacking(full)
 	}
-	best, _ := s.probe(0) // λ = 0: nothing required, always complete
+	best, _ := s.probe(0, nil) // λ = 0: nothing required, always complete
 	if !math.IsInf(ub, 1) {
 		plan.Lambda, best = s.search(ub, best)
 		if opt.From != nil {
@@ -156,6 +176,7 @@ func Solve(p *Problem, opt Options) (*Plan, error) {
 		topUp(best)
 	}
 	s.report(plan, best)
+	plan.WorkUsed, plan.TimeLimitHit = s.w.Used(), s.w.TimeLimitHit()
 	return plan, nil
 }
 
@@ -165,6 +186,8 @@ type searcher struct {
 	// (restricted to the mutable nodes in incremental mode).
 	full, in *instance
 	opt      Options
+	// w counts the work of every probe against MaxWork and TimeLimit.
+	w *work.Counter
 	// base is the packing every probe starts from: empty, or the frozen
 	// nodes with their From containers.
 	base *packing
@@ -178,9 +201,6 @@ type searcher struct {
 	// containers break the problem (incremental mode).
 	limit  int
 	forced []int
-	// target, when set (the targeted phase), picks the mutable set of
-	// each probe for its λ.
-	target *targeter
 	probes int
 }
 
@@ -204,23 +224,24 @@ func (s *searcher) start(lambda float64) *packing {
 // probe packs the set of λ and reports whether the packing is complete.
 // The random moves draw from a generator seeded by (Seed, λ), so a probe's
 // result depends on λ alone. In incremental mode it first tries to keep
-// the mutable nodes' From containers (keepFrom), then starts afresh; in
-// the targeted phase it first makes the targeter's set for λ the mutable
-// set (the packing's instance records it: pk.in.active).
-func (s *searcher) probe(lambda float64) (*packing, bool) {
-	if s.target == nil {
-		return s.probeSet(lambda)
+// the mutable nodes' From containers (keepFrom), then starts afresh. In
+// the targeted phase (target not nil) it first makes the targeter's set
+// for λ the mutable set (the packing's instance records it:
+// pk.in.active).
+func (s *searcher) probe(lambda float64, target *targeter) (*packing, bool) {
+	if target == nil {
+		return s.probeSet(lambda, nil)
 	}
-	clear(s.target.boost)
+	clear(target.boost)
 	var pk *packing
 	for range targetTries {
-		s.setMutable(s.target.set(lambda))
+		s.setMutable(target.set(lambda))
 		var ok bool
-		if pk, ok = s.probeSet(lambda); ok || pk.poolN == 0 {
+		if pk, ok = s.probeSet(lambda, target); ok || pk.poolN == 0 {
 			return pk, ok
 		}
 		for a, v := range pk.poolVolA {
-			s.target.boost[a] += v
+			target.boost[a] += v
 		}
 	}
 	return pk, false
@@ -231,8 +252,8 @@ func (s *searcher) probe(lambda float64) (*packing, bool) {
 // deficit and the set is chosen again.
 const targetTries = 2
 
-// probeSet is probe on the current mutable set.
-func (s *searcher) probeSet(lambda float64) (*packing, bool) {
+// probeSet is probe on the current mutable set (target: see probe).
+func (s *searcher) probeSet(lambda float64, target *targeter) (*packing, bool) {
 	var pk *packing
 	for try := range 2 {
 		if try == 0 && s.frozen == nil {
@@ -242,150 +263,20 @@ func (s *searcher) probeSet(lambda float64) (*packing, bool) {
 		if try == 0 {
 			s.keepFrom(pk)
 		}
-		if s.target != nil {
+		if target != nil {
 			s.seedPartners(pk)
 		}
 		rng := rand.New(rand.NewPCG(s.opt.Seed, math.Float64bits(lambda)+uint64(try)))
-		greedy(pk, s.opt.KnapsackNodes)
-		if improve(pk, s.opt.ImproveVisits, s.opt.KnapsackNodes, rng) {
+		s.w.Add(greedy(pk, s.opt.KnapsackNodes))
+		ok, used := improve(pk, s.opt.ImproveVisits, int(min(s.w.Left(), math.MaxInt32)), s.opt.KnapsackNodes, rng)
+		s.w.Add(used)
+		if ok {
 			return pk, true
 		}
 	}
 	return pk, false
 }
 
-// search runs steps 1–2b of Solve from the complete packing best of
-// λ = 0. In incremental mode it first probes fromLambda (a feasible start
-// for the bisection whenever the previous plan is still good).
-// Breakpoints that fail the structural test (plausible) are skipped
-// without a probe: the top probe walks down to the largest plausible
-// breakpoint, and a midpoint moves up to the next plausible one.
-func (s *searcher) search(ub float64, best *packing) (float64, *packing) {
-	lo := 0.0
-	hi := s.snap(ub)
-	for range maxWalk {
-		if hi == 0 || s.plausible(hi) {
-			break
-		}
-		hi = s.prev(hi)
-	}
-	if s.frozen != nil {
-		// Incremental: first the λ the previous plan already covers,
-		// which keepFrom packs at once unless the rules changed.
-		if l0 := s.fromLambda(); l0 > 0 && l0 < hi && s.probes < s.opt.MaxProbes && !s.late() {
-			s.probes++
-			if pk, ok := s.probe(l0); ok {
-				lo, best = l0, pk
-			}
-		}
-	}
-	first, top := true, hi
-	for hi > 0 && s.probes < s.opt.MaxProbes {
-		if s.late() {
-			break
-		}
-		lam := hi
-		if !first {
-			lam = max(s.snap((lo+hi)/2), s.next(lo))
-			for lam < hi && !s.plausible(lam) {
-				lam = s.next(lam)
-			}
-			if lam >= hi {
-				break
-			}
-		}
-		first = false
-		s.probes++
-		pk, ok := s.probe(lam)
-		if ok {
-			lo, best = lam, pk
-			if lam == hi {
-				return lo, best // λ_hi packs: nothing above can
-			}
-		} else {
-			hi = lam
-		}
-	}
-	return s.sweep(lo, top, best)
-}
-
-// targeted is the second phase of the incremental λ search, run after
-// the first (search, on the mutable set incremental chose once) has found
-// lo with packing best. Each probe now packs on a mutable set chosen for
-// its own λ by the targeter (the bottleneck applications' deficits at λ
-// and the nodes with free room or surplus containers they may use), and a
-// bisection between lo and the breakpoint below LambdaUpper, followed by
-// the colocation sweep, looks for a larger λ. A set never holds more than
-// MutableNodes nodes, so any complete probe is a valid plan, and the
-// result is never below lo. Skipped when no place beyond the forced nodes
-// is free. Cost: that of the probes plus, per probe, the targeter's
-// O(N log N·(containers and apps per node)) and setMutable.
-func (s *searcher) targeted(ub, lo float64, best *packing) (float64, *packing) {
-	top := s.snap(ub)
-	if s.limit <= len(s.forced) || lo >= top {
-		return lo, best
-	}
-	s.target = newTargeter(s)
-	defer func() { s.target = nil }()
-	hi := top
-	for s.probes < s.opt.MaxProbes && !s.late() {
-		lam := max(s.snap((lo+hi)/2), s.next(lo))
-		if lam >= hi {
-			break
-		}
-		s.probes++
-		if pk, ok := s.probe(lam); ok {
-			lo, best = lam, pk
-		} else {
-			hi = lam
-		}
-	}
-	return s.sweep(lo, top, best)
-}
-
-// colocSweep bounds the failed probes in a row of the colocation sweep.
-const colocSweep = 4
-
-// sweep is step 2b of Solve, run only with Colocate rules, which make
-// feasibility non-monotone: a needer's containers must share nodes with
-// its partners', so a λ where a partner's count has just gone up can pack
-// while a smaller λ cannot, and the bisection may have skipped it. From
-// lo, probe the next plausible breakpoint where some partner's count
-// steps up (below top, the λ_hi probe, which failed); stop after
-// colocSweep failures in a row, at top, or when the probes or time run
-// out.
-func (s *searcher) sweep(lo, top float64, best *packing) (float64, *packing) {
-	if len(s.full.p.Colocate) == 0 || lo >= top {
-		return lo, best
-	}
-	cur := lo
-	for fails := 0; fails < colocSweep && s.probes < s.opt.MaxProbes && !s.late(); {
-		lam := math.Inf(1)
-		for _, pr := range s.full.p.Colocate {
-			for _, m := range s.full.p.Apps[pr[1]].Mix {
-				if m > 0 {
-					lam = math.Min(lam, float64(Count(cur, m)+1)/m)
-				}
-			}
-		}
-		for lam < top && !s.plausible(lam) {
-			lam = s.next(lam)
-		}
-		if lam >= top {
-			break
-		}
-		cur = lam
-		s.probes++
-		if pk, ok := s.probe(lam); ok {
-			lo, best, fails = lam, pk, 0
-		} else {
-			fails++
-		}
-	}
-	return lo, best
-}
-
-// late reports whether the deadline has passed.
-func (s *searcher) late() bool {
-	return !s.opt.Deadline.IsZero() && time.Now().After(s.opt.Deadline)
-}
+// late reports whether MaxWork is spent or TimeLimit has passed: no new
+// probe starts.
+func (s *searcher) late() bool { return s.w.Done() }

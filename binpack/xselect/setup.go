@@ -3,6 +3,8 @@ package xselect
 import (
 	"slices"
 	"sort"
+
+	"github.com/capplan/capplan/binpack"
 )
 
 // instance holds the derived, read-only data every probe shares.
@@ -45,8 +47,10 @@ type instance struct {
 	// active[n]: the packer may change node n (all nodes outside
 	// incremental mode).
 	active []bool
-	// slack[n][d] is the fit slack packTol·cap_{n,d}.
-	slack [][]float64
+	// tol[n][d] = −packTol·cap_{n,d} is the packer's fit tolerance as a
+	// (negative) load: binpack.Fits(tol[n], shape, free) lets a shape
+	// overshoot node n's free space by packTol·cap.
+	tol [][]float64
 	// total[d] is the cluster capacity in dimension d.
 	total []float64
 }
@@ -69,12 +73,12 @@ func newInstance(p *Problem) *instance {
 	}
 	sort.SliceStable(in.byVol, func(i, j int) bool { return in.vol[in.byVol[i]] < in.vol[in.byVol[j]] })
 	in.capVol = make([]float64, in.nn)
-	in.slack = make([][]float64, in.nn)
+	in.tol = make([][]float64, in.nn)
 	for n, node := range p.Nodes {
 		in.capVol[n] = in.norm(node.Capacity)
-		in.slack[n] = make([]float64, in.nd)
+		in.tol[n] = make([]float64, in.nd)
 		for d, c := range node.Capacity {
-			in.slack[n][d] = packTol * c
+			in.tol[n][d] = -packTol * c
 		}
 	}
 	in.elig = make([][]bool, in.na)
@@ -221,14 +225,10 @@ func (in *instance) restrict(active []bool) *instance {
 	return &c
 }
 
-// fits reports whether shape k fits into free space free of node n.
+// fits reports whether shape k fits into free space free of node n, up
+// to the packer's tolerance (binpack.Fits with load tol[n]).
 func (in *instance) fits(k, n int, free []float64) bool {
-	for d, v := range in.p.Shapes[k] {
-		if v > free[d]+in.slack[n][d] {
-			return false
-		}
-	}
-	return true
+	return binpack.Fits(in.tol[n], in.p.Shapes[k], free)
 }
 
 // needs reports whether app a needs app b on its nodes.

@@ -1,5 +1,7 @@
 package xselect
 
+import "github.com/capplan/capplan/binpack"
+
 // swap is move 4 of improve, a swap 1-for-1 or 1-for-2 (ALGORITHMS §2.5):
 // on a node n of a whose empty capacity holds k, send one packed container
 // x, or two x and y, back to the pool when they are together smaller
@@ -14,17 +16,15 @@ func (im *improver) swap(a, k int) bool {
 	pk, in := im.pk, im.pk.in
 	v := in.vol[k]
 	shape := in.p.Shapes[k]
+	// room reports whether k fits on n once xs have left it.
 	room := func(n int, xs ...Container) bool {
-		for d, s := range shape {
-			f := pk.free[n][d] + in.slack[n][d]
-			for _, x := range xs {
-				f += in.p.Shapes[x.Shape][d]
-			}
-			if s > f {
-				return false
+		copy(im.room, pk.free[n])
+		for _, x := range xs {
+			for d, v := range in.p.Shapes[x.Shape] {
+				im.room[d] += v
 			}
 		}
-		return true
+		return binpack.Fits(in.tol[n], shape, im.room)
 	}
 	for _, n := range in.eligNodes[a] {
 		im.work++

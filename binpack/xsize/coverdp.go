@@ -4,7 +4,8 @@ import (
 	"math"
 	"math/bits"
 	"slices"
-	"time"
+
+	"github.com/capplan/capplan/binpack/internal/work"
 )
 
 // improveTol: the cover DP only pursues completions whose bound is below
@@ -38,15 +39,18 @@ const improveTol = 1e-12
 // directly by the first later candidate covering the rest, and complete
 // solutions lower ub as they appear. The result is min(ub, optimum over the
 // family) up to improveTol. Stored states are capped (StatusRefused), as is
-// the memory of the per-class tables (maxNextWork), and a deadline stops
-// the run (StatusBudget). Time per expansion O(m·n/64) plus the bounds.
+// the memory of the per-class tables (maxNextWork), and the work counter
+// (one unit per state expanded) stops the run when the PTAS's MaxWork
+// or TimeLimit ends (StatusBudget, StatusTimeLimit). Time per expansion
+// O(m·n/64) plus the bounds.
 type coverDP struct {
 	w         []float64
 	cands     []candidate
 	K         int
 	maxStates int64
-	deadline  time.Time
-	ub        float64
+	// work counts the states expanded; nil means no work limit (MaxDP).
+	work *work.Counter
+	ub   float64
 	// u, if not nil, are Lagrange multipliers (subgradient) for the
 	// per-state Lagrangian bound; any u gives a valid bound.
 	u []float64
@@ -56,7 +60,7 @@ type coverResult struct {
 	chosen []int   // candidate indices of the best solution below ub
 	cost   float64 // its cost (ub if none was found)
 	states int64
-	status string // StatusDone, StatusRefused, StatusBudget
+	status string // StatusDone, StatusRefused, StatusBudget, StatusTimeLimit
 }
 
 // maxNextWork caps (m+1)·n, the floats of the DP's next-cost table; a
@@ -68,6 +72,9 @@ func (dp *coverDP) run() coverResult {
 	maxStates := min(dp.maxStates, math.MaxInt32/2) // state ids are int32
 	if float64(m+1)*float64(n) > maxNextWork {
 		return coverResult{cost: dp.ub, status: StatusRefused}
+	}
+	if dp.work == nil {
+		dp.work = work.New(math.MaxInt64, 0)
 	}
 	nw := words(n)
 	all := full(n)
@@ -198,18 +205,19 @@ func (dp *coverDP) run() coverResult {
 			push(orInto(scratch, s, cd.cover), k+1, int32(c), g+add*cd.cost, id)
 		}
 	}
+	dp.work.Add(1)
 	expand(0)
-	count := 0
 	for c := range m {
 		for _, id := range buckets[c] {
 			if int64(len(a.k)) > maxStates {
 				res.status, res.states = StatusRefused, int64(len(a.k))
 				return res
 			}
-			if count++; count&255 == 0 && !dp.deadline.IsZero() && time.Now().After(dp.deadline) {
-				res.status, res.states = StatusBudget, int64(len(a.k))
+			if dp.work.Done() {
+				res.status, res.states = cutStatus(dp.work), int64(len(a.k))
 				return res
 			}
+			dp.work.Add(1)
 			expand(id)
 		}
 		buckets[c] = nil

@@ -35,7 +35,7 @@ func TestCoverDPOnGrid(t *testing.T) {
 			t.Fatalf("instance %d: DP %v, oracle %v", it, plain.cost, opt)
 		}
 		ub := opt * (1 + 1e-6) // the DP must still find the optimum below it
-		_, u, _ := in.subgradient(cands, ub)
+		_, u, _ := in.subgradient(cands, ub, nil)
 		lag := (&coverDP{w: in.w, cands: cands, K: in.k, maxStates: math.MaxInt64, ub: ub, u: u}).run()
 		if lag.chosen == nil || !approxEq(lag.cost, opt) {
 			t.Fatalf("instance %d: DP with Lagrangian pruning %v (%v), oracle %v", it, lag.cost, lag.chosen, opt)

@@ -52,13 +52,7 @@ func (in *instance) evaluate(shapes [][]float64) ([]int, float64, error) {
 func (in *instance) assign(shapes [][]float64, costs []float64) []int {
 	cls := make([]int, in.n())
 	for i, s := range in.size {
-		best := -1
-		for j, c := range shapes {
-			if (best < 0 || costs[j] < costs[best]) && binpack.Dominates(c, s) {
-				best = j
-			}
-		}
-		cls[i] = best
+		cls[i] = binpack.Cheapest(s, shapes, costs)
 	}
 	return cls
 }

@@ -75,18 +75,7 @@ func maximalVectors(vs [][]float64) [][]float64 {
 func (in *instance) n() int { return len(in.size) }
 
 // costOf returns the normalised cost of shape c (real units).
-func (in *instance) costOf(c []float64) float64 {
-	s := 0.0
-	for d, x := range c {
-		v := x / in.scale[d]
-		if in.cost == MaxCost {
-			s = max(s, v)
-		} else {
-			s += v
-		}
-	}
-	return s
-}
+func (in *instance) costOf(c []float64) float64 { return binpack.ShapeCost(c, in.scale, in.cost) }
 
 // fitsNode reports whether shape c fits some node type (exact comparison).
 func (in *instance) fitsNode(c []float64) bool { return binpack.FirstFit(c, in.nodes) >= 0 }

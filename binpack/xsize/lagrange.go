@@ -3,6 +3,8 @@ package xsize
 import (
 	"math"
 	"slices"
+
+	"github.com/capplan/capplan/binpack/internal/work"
 )
 
 // Limits of the Lagrangian bound: the tight grid is built only when
@@ -36,7 +38,7 @@ func (in *instance) lagrangianBound(ub float64) (float64, bool) {
 	if err != nil {
 		return 0, false
 	}
-	lb, _, ok := in.subgradient(cands, ub)
+	lb, _, ok := in.subgradient(cands, ub, nil)
 	return lb, ok
 }
 
@@ -57,8 +59,10 @@ func (in *instance) lagrangianBound(ub float64) (float64, bool) {
 // halving after lagrangeIdle idle iterations (Held–Karp style; see Beasley,
 // "Lagrangean heuristics for location problems", EJOR 65, 1993). It
 // returns the best L and its u; false if the work limit leaves fewer than
-// 10 iterations. Cost O(iterations·(Σ_c |cover(c)| + |C| log |C|)).
-func (in *instance) subgradient(cands []candidate, ub float64) (float64, []float64, bool) {
+// 10 iterations. Each iteration charges w (if not nil) Σ_c |cover(c)| +
+// |C| units and the loop stops once w is done (the best L so far is still
+// a bound). Cost O(iterations·(Σ_c |cover(c)| + |C| log |C|)).
+func (in *instance) subgradient(cands []candidate, ub float64, w *work.Counter) (float64, []float64, bool) {
 	n := in.n()
 	work := 0
 	for _, cd := range cands {
@@ -81,6 +85,12 @@ func (in *instance) subgradient(cands []candidate, ub float64) (float64, []float
 	g := make([]float64, n)
 	best, bestU, theta, idle := math.Inf(-1), slices.Clone(u), 2.0, 0
 	for range iters {
+		if w != nil {
+			if w.Done() {
+				break
+			}
+			w.Add(work + len(cands))
+		}
 		for c, cd := range cands {
 			r := 0.0
 			for _, i := range members[c] {
@@ -126,6 +136,9 @@ func (in *instance) subgradient(cands []candidate, ub float64) (float64, []float
 		for i := range u {
 			u[i] += step * g[i]
 		}
+	}
+	if math.IsInf(best, -1) {
+		return 0, nil, false // no iteration ran
 	}
 	return best, bestU, true
 }

@@ -8,17 +8,23 @@ import (
 	"time"
 
 	"github.com/capplan/capplan/binpack"
+	"github.com/capplan/capplan/binpack/internal/work"
 )
 
 // LocalOptions configures LocalSearch.
 type LocalOptions struct {
 	// Seed of the random proposals; same seed and inputs → same catalog
-	// (unless Budget cuts the search short).
+	// (unless TimeLimit cuts the search short).
 	Seed uint64
-	// Budget bounds the wall time (0 = none). When it ends the search the
-	// result depends on the machine's speed; MaxRounds and Restarts are the
-	// deterministic limits.
-	Budget time.Duration
+	// MaxWork caps the work (0 = DefaultLocalMaxWork). One unit is one
+	// request class priced against a catalog change: pricing a swap
+	// costs n units, re-assigning every class to K slots n·K, for n
+	// request classes. It ends the search after the same work on any
+	// machine.
+	MaxWork int64
+	// TimeLimit, when positive, is an opt-in wall-clock bound (0 = none).
+	// When it ends the search the result depends on the machine's speed.
+	TimeLimit time.Duration
 	// MaxRounds caps improvement rounds per descent (default 100).
 	MaxRounds int
 	// Restarts is the number of perturb-and-descend restarts (default 6).
@@ -27,6 +33,13 @@ type LocalOptions struct {
 	// and together they must cover every request); default: seedShapes.
 	Init [][]float64
 }
+
+// DefaultLocalMaxWork is LocalSearch's work cap when LocalOptions.MaxWork
+// is 0: about 30 s of one core of a 2020s server (the former default time
+// budget of `capplan shapes`). The largest case of the benchmark tables,
+// 5,000 request classes in 3 dimensions with K = 16, converges (default
+// rounds and restarts) with 0.35e9.
+const DefaultLocalMaxWork = 3_000_000_000
 
 // jumpSpread lists the δ of jump candidates max{q : q ≤ (1+δ)·p}.
 var jumpSpread = []float64{0, 0.25, 1}
@@ -52,11 +65,19 @@ const jumpsPerRound = 48
 // repeated from Restarts random perturbations of the best catalog.
 // The result is never worse than the start. Each swap is priced in O(n·D)
 // with best/second-best bookkeeping; a round is O((K·D + jumps·K)·n·D).
+// The search stops after MaxRounds rounds per descent and Restarts
+// restarts, or when MaxWork (see LocalOptions) or the opt-in TimeLimit
+// runs out; without a TimeLimit the result is the same on any machine.
 func LocalSearch(p *Problem, o LocalOptions) (*Solution, error) {
 	in, err := newInstance(p)
 	if err != nil {
 		return nil, err
 	}
+	maxWork, err := checkWork(o.MaxWork, o.TimeLimit, DefaultLocalMaxWork)
+	if err != nil {
+		return nil, err
+	}
+	w := work.New(maxWork, o.TimeLimit)
 	init := o.Init
 	if init == nil {
 		if init, err = in.seedShapes(); err != nil {
@@ -65,12 +86,13 @@ func LocalSearch(p *Problem, o LocalOptions) (*Solution, error) {
 	} else if err := in.checkCatalog(init); err != nil {
 		return nil, err
 	}
-	shapes := in.localSearch(init, nil, o)
+	shapes := in.localSearch(init, nil, o, w)
 	s, err := in.finalize(shapes, "local")
 	if err != nil {
 		return nil, err
 	}
 	s.Seed = o.Seed
+	s.WorkUsed, s.TimeLimitHit = w.Used(), w.TimeLimitHit()
 	in.setLowerBound(s)
 	return s, nil
 }
@@ -92,9 +114,10 @@ func (in *instance) checkCatalog(shapes [][]float64) error {
 	return err
 }
 
-// localSearch runs the search from a feasible init; pool, if not nil, adds
-// a full swap neighbourhood over those candidates.
-func (in *instance) localSearch(init [][]float64, pool []candidate, o LocalOptions) [][]float64 {
+// localSearch runs the search from a feasible init, charging w (it stops
+// when w is done); pool, if not nil, adds a full swap neighbourhood over
+// those candidates. o's MaxWork and TimeLimit are not read: w carries them.
+func (in *instance) localSearch(init [][]float64, pool []candidate, o LocalOptions, w *work.Counter) [][]float64 {
 	if o.MaxRounds <= 0 {
 		o.MaxRounds = 100
 	}
@@ -106,10 +129,7 @@ func (in *instance) localSearch(init [][]float64, pool []candidate, o LocalOptio
 	if float64(len(pool))*float64(in.k)*float64(in.n()) > maxPoolWork {
 		pool = nil // a full swap pass would dominate the run
 	}
-	ls := &searcher{in: in, pool: pool, rng: rand.New(rand.NewPCG(o.Seed, 0x9e3779b97f4a7c15))}
-	if o.Budget > 0 {
-		ls.deadline = time.Now().Add(o.Budget)
-	}
+	ls := &searcher{in: in, pool: pool, rng: rand.New(rand.NewPCG(o.Seed, 0x9e3779b97f4a7c15)), w: w}
 	ls.values = make([][]float64, in.dim)
 	for d := range in.dim {
 		for _, s := range in.size {
@@ -118,16 +138,16 @@ func (in *instance) localSearch(init [][]float64, pool []candidate, o LocalOptio
 		slices.Sort(ls.values[d])
 		ls.values[d] = slices.Compact(ls.values[d])
 	}
-	s := newLSState(in, init)
+	s := newLSState(in, init, w)
 	best, bestCost := s.snapshot(), s.total
 	for r := 0; ; r++ {
 		ls.descend(s, o.MaxRounds)
 		if s.total < bestCost*(1-lsTol) {
 			best, bestCost = s.snapshot(), s.total
 		} else {
-			s = newLSState(in, best)
+			s = newLSState(in, best, w)
 		}
-		if r == o.Restarts || ls.expired() {
+		if r == o.Restarts || w.Done() {
 			return best
 		}
 		ls.perturb(s)
@@ -135,20 +155,16 @@ func (in *instance) localSearch(init [][]float64, pool []candidate, o LocalOptio
 }
 
 type searcher struct {
-	in       *instance
-	pool     []candidate
-	rng      *rand.Rand
-	deadline time.Time
-	values   [][]float64 // distinct request values per dimension
-}
-
-func (ls *searcher) expired() bool {
-	return !ls.deadline.IsZero() && time.Now().After(ls.deadline)
+	in     *instance
+	pool   []candidate
+	rng    *rand.Rand
+	w      *work.Counter
+	values [][]float64 // distinct request values per dimension
 }
 
 func (ls *searcher) descend(s *lsState, rounds int) {
 	for range rounds {
-		if ls.expired() || !ls.round(s) {
+		if ls.w.Done() || !ls.round(s) {
 			return
 		}
 	}

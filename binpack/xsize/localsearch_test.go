@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+	"time"
 )
 
 // TestLocalSearchNeverWorseThanSeed: from its default seed and from MaxDP's
@@ -67,6 +68,50 @@ func TestLocalSearchDeterministic(t *testing.T) {
 		t.Fatal("two runs with the same seed differ")
 	}
 	checkSolution(t, p, a)
+	if a.WorkUsed <= 0 || a.WorkUsed > DefaultLocalMaxWork || a.TimeLimitHit {
+		t.Fatalf("WorkUsed %d, TimeLimitHit %v", a.WorkUsed, a.TimeLimitHit)
+	}
+}
+
+// TestLocalSearchMaxWork: a work budget stops the search after the same
+// work every time; a budget as large as a free run's work changes
+// nothing; a smaller one never gives a dearer catalog than the start; a
+// negative one is invalid; an expired time limit says so.
+func TestLocalSearchMaxWork(t *testing.T) {
+	p := realisticMix(4, 3, 120, 8)
+	full, err := LocalSearch(p, LocalOptions{Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	same, err := LocalSearch(p, LocalOptions{Seed: 7, MaxWork: full.WorkUsed})
+	if err != nil || !sameSolution(same, full) {
+		t.Fatalf("MaxWork = a free run's work (%d) changed the result: %v", full.WorkUsed, err)
+	}
+	in, _ := newInstance(p)
+	seed, _ := in.seedShapes()
+	_, seedCost, _ := in.evaluate(seed)
+	for _, budget := range []int64{1, full.WorkUsed / 10, full.WorkUsed / 2} {
+		a, err := LocalSearch(p, LocalOptions{Seed: 7, MaxWork: budget})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := LocalSearch(p, LocalOptions{Seed: 7, MaxWork: budget})
+		if !sameSolution(a, b) {
+			t.Fatalf("MaxWork %d: two runs differ", budget)
+		}
+		checkSolution(t, p, a)
+		if a.Cost > seedCost*(1+1e-12) {
+			t.Fatalf("MaxWork %d: cost %v above the start %v", budget, a.Cost, seedCost)
+		}
+	}
+	if _, err := LocalSearch(p, LocalOptions{MaxWork: -1}); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("MaxWork -1: err = %v, want ErrInvalid", err)
+	}
+	tl, err := LocalSearch(p, LocalOptions{Seed: 7, TimeLimit: time.Nanosecond})
+	if err != nil || !tl.TimeLimitHit {
+		t.Fatalf("TimeLimit 1ns: TimeLimitHit %v, %v", tl.TimeLimitHit, err)
+	}
+	checkSolution(t, p, tl)
 }
 
 func TestLocalSearchInit(t *testing.T) {

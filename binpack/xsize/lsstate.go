@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/capplan/capplan/binpack"
+	"github.com/capplan/capplan/binpack/internal/work"
 )
 
 // lsTol: LocalSearch accepts a move only if it lowers the cost by more than
@@ -14,16 +15,19 @@ const lsTol = 1e-12
 // lsState is a catalog of K slots (nil = free) with, per class, its
 // cheapest (best) and second-cheapest dominating slot, so that replacing
 // one slot is priced in O(n·D) (the usual k-median swap bookkeeping).
+// Pricing charges w: n units per swap priced, n·K per re-assignment
+// (LocalOptions.MaxWork); once w is done, try accepts no move.
 type lsState struct {
 	in           *instance
+	w            *work.Counter
 	shapes       [][]float64
 	cost         []float64
 	best, second []int
 	total        float64
 }
 
-func newLSState(in *instance, shapes [][]float64) *lsState {
-	s := &lsState{in: in, shapes: make([][]float64, in.k), cost: make([]float64, in.k),
+func newLSState(in *instance, shapes [][]float64, w *work.Counter) *lsState {
+	s := &lsState{in: in, w: w, shapes: make([][]float64, in.k), cost: make([]float64, in.k),
 		best: make([]int, in.n()), second: make([]int, in.n())}
 	for j, g := range shapes {
 		s.shapes[j] = slices.Clone(g)
@@ -42,6 +46,7 @@ func (s *lsState) recompute() {
 		}
 	}
 	s.total = 0
+	s.w.Add(len(s.in.size) * len(s.shapes))
 	for i, p := range s.in.size {
 		b, c := -1, -1
 		for j, g := range s.shapes {
@@ -95,6 +100,7 @@ func (s *lsState) delta(j int, g []float64) float64 {
 		cg = s.in.costOf(g)
 	}
 	d := 0.0
+	s.w.Add(len(s.in.size))
 	for i, p := range s.in.size {
 		cur := s.cost[s.best[i]]
 		nw := cur
@@ -117,7 +123,7 @@ func (s *lsState) delta(j int, g []float64) float64 {
 
 // try replaces slot j by g and settles if that lowers the cost.
 func (s *lsState) try(j int, g []float64) bool {
-	if g != nil && !s.in.fitsNode(g) {
+	if s.w.Done() || (g != nil && !s.in.fitsNode(g)) {
 		return false
 	}
 	if s.delta(j, g) >= -lsTol*s.total {

@@ -100,7 +100,7 @@ func (ls *searcher) mergeSplit(s *lsState) bool {
 		next[ma], free = merged, mb
 	}
 	next[free] = sb
-	t := newLSState(in, next)
+	t := newLSState(in, next, s.w)
 	if t.total < s.total*(1-lsTol) {
 		*s = *t
 		return true

@@ -5,29 +5,21 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/capplan/capplan/binpack"
 )
 
 // Cost selects the cost of one container shape c in normalised units
-// ĉ_d = c_d / Scale_d.
-type Cost int
+// ĉ_d = c_d / Scale_d: binpack.Cost, the one definition shared with the
+// documents and the packer.
+type Cost = binpack.Cost
 
 const (
 	// SumCost charges ‖ĉ‖₁ = Σ_d ĉ_d, X-Flex's charging unit (§2.2).
-	SumCost Cost = iota
+	SumCost = binpack.SumCost
 	// MaxCost charges ‖ĉ‖∞ = max_d ĉ_d, the DRF-like notion of fit.
-	MaxCost
+	MaxCost = binpack.MaxCost
 )
-
-// String returns "sum" or "max".
-func (c Cost) String() string {
-	switch c {
-	case SumCost:
-		return "sum"
-	case MaxCost:
-		return "max"
-	}
-	return fmt.Sprintf("Cost(%d)", int(c))
-}
 
 // ParseCost parses "sum" or "max" (the inverse of String).
 func ParseCost(s string) (Cost, error) {
@@ -216,18 +208,15 @@ func (p *Problem) checkFit(i int) error {
 	var short []Shortfall
 	best, bestCount := -1, 0
 	for j, n := range p.Nodes {
-		count := 0
-		for d, x := range size {
-			if x > n[d] {
-				short = append(short, Shortfall{Node: j, Dim: d, Size: x, Capacity: n[d]})
-				count++
-			}
-		}
-		if count == 0 {
+		sf := binpack.Shortfalls(n, size)
+		if len(sf) == 0 {
 			return nil
 		}
-		if best < 0 || count < bestCount {
-			best, bestCount = j, count
+		for _, f := range sf {
+			short = append(short, Shortfall{Node: j, Dim: f.Dim, Size: f.Need, Capacity: f.Have})
+		}
+		if best < 0 || len(sf) < bestCount {
+			best, bestCount = j, len(sf)
 		}
 	}
 	e := &NoFitError{Request: i, Shortfalls: short}

@@ -3,6 +3,8 @@ package xsize
 import (
 	"math"
 	"time"
+
+	"github.com/capplan/capplan/binpack/internal/work"
 )
 
 // PTASOptions configures the PTAS outer loop.
@@ -15,9 +17,14 @@ type PTASOptions struct {
 	// MinEps ends the loop after the first completed step with ε ≤ MinEps
 	// (default 0.05).
 	MinEps float64
-	// Budget bounds the wall time (0 = none). A step cut by the budget is
-	// discarded, so the result depends only on the completed steps.
-	Budget time.Duration
+	// MaxWork caps the work of the run (0 = DefaultPTASMaxWork; units: see
+	// PTAS). A step cut by it is discarded, so the result depends only on
+	// the completed steps, and is the same on any machine.
+	MaxWork int64
+	// TimeLimit, when positive, is an opt-in wall-clock bound on the run;
+	// a step it cuts is discarded too (StatusTimeLimit), but which step
+	// that is depends on the machine. 0 means none.
+	TimeLimit time.Duration
 	// MaxStates caps the DP states stored in one step (default
 	// DefaultMaxStates, at most 2^30). The a-priori StateBound is counted
 	// before the step runs: within the cap the step always completes;
@@ -30,7 +37,8 @@ type PTASOptions struct {
 	// Progress, if set, is called after every step.
 	Progress func(Step)
 	// Local configures the local search that provides the first incumbent
-	// and the fallback when no step completes (its Budget is ignored).
+	// and the fallback when no step completes (its MaxWork and TimeLimit
+	// are ignored: the PTAS's own count).
 	Local LocalOptions
 
 	// noLagrange disables the per-state Lagrangian bound, so that tests
@@ -42,13 +50,20 @@ type PTASOptions struct {
 // before each step after the first.
 const polishRounds = 20
 
+// DefaultPTASMaxWork is PTAS's work cap when PTASOptions.MaxWork is 0:
+// about 30 s of one core of a 2020s server (the former default time
+// budget of `capplan shapes`). The slowest case of the benchmark tables,
+// the Alibaba GPU trace (476 classes, K = 4, ε down to 0.1), uses 0.37e9.
+const DefaultPTASMaxWork = 3_000_000_000
+
 // DefaultMaxStates is the default cap on DP states per step (about 60
 // bytes each plus the bitset).
 const DefaultMaxStates = 4_000_000
 
 // PTAS solves a SumCost problem within 1+ε of optimal for a decreasing
-// sequence of ε until MinEps, the time budget or the state cap (X-Flex
-// §2.2; ALGORITHMS.md §1.4). For MaxCost it returns MaxDP's exact answer.
+// sequence of ε until MinEps, the work budget (MaxWork), the opt-in
+// TimeLimit or the state cap (X-Flex §2.2; ALGORITHMS.md §1.4). For
+// MaxCost it returns MaxDP's exact answer.
 //
 // Each step builds the lines for ε (lines.go: every container is within
 // 1+ε of a line of its support), the candidate family on them with node-fit
@@ -59,8 +74,16 @@ const DefaultMaxStates = 4_000_000
 // is deterministic given its ε and the incumbent, so the output depends
 // only on the sequence of completed steps; Solution.Epsilon is the last
 // completed ε and Steps the history. If no step completes (the first is
-// refused or cut by the budget), the local-search incumbent is returned
-// with Method "local".
+// refused or cut by the work budget or the time limit), the local-search
+// incumbent is returned with Method "local".
+//
+// Work: one unit is one DP state expanded, one (candidate, class) pair
+// priced by an iteration of a step's Lagrangian multipliers (subgradient),
+// or one local-search unit (a request class priced against a catalog
+// change, see LocalOptions); Solution.WorkUsed reports the total,
+// Step.Work each step's share. The final lower bound (setLowerBound) is
+// capped by its own limits (lagrangeWork) and not counted. Without a
+// TimeLimit, the result is the same on any machine and any GOMAXPROCS.
 //
 // Cost per step: the lines number ⌈1/ε'⌉^{r−1} per support of size r, each
 // with at most n candidates, and the DP stores at most
@@ -86,18 +109,18 @@ func PTAS(p *Problem, o PTASOptions) (*Solution, error) {
 	if o.MaxStates <= 0 {
 		o.MaxStates = DefaultMaxStates
 	}
-	var deadline time.Time
-	if o.Budget > 0 {
-		deadline = time.Now().Add(o.Budget)
+	maxWork, err := checkWork(o.MaxWork, o.TimeLimit, DefaultPTASMaxWork)
+	if err != nil {
+		return nil, err
 	}
+	w := work.New(maxWork, o.TimeLimit)
 	seed, err := in.seedShapes()
 	if err != nil {
 		return nil, err
 	}
 	first := in.rayFamily(o.Eps)
 	lo := o.Local
-	lo.Budget = 0
-	best, err := in.finalize(in.localSearch(seed, first.cands, lo), "local")
+	best, err := in.finalize(in.localSearch(seed, first.cands, lo, w), "local")
 	if err != nil {
 		return nil, err
 	}
@@ -108,23 +131,23 @@ func PTAS(p *Problem, o PTASOptions) (*Solution, error) {
 		if o.Factor > 0 && o.Factor < 1 {
 			eps = o.Eps * math.Pow(o.Factor, float64(j-1))
 		}
-		st := Step{Eps: eps, Status: StatusBudget, Cost: best.Cost}
-		if start := time.Now(); deadline.IsZero() || start.Before(deadline) {
+		st := Step{Eps: eps, Status: cutStatus(w), Cost: best.Cost}
+		if used := w.Used(); !w.Done() {
 			fam := first
 			if j > 1 {
 				fam = in.rayFamily(eps)
 				// Polish the incumbent with the family as swap pool: a
 				// better incumbent prunes more of the DP.
 				polish := LocalOptions{Seed: lo.Seed, MaxRounds: polishRounds, Restarts: -1}
-				if s, err := in.finalize(in.localSearch(best.Shapes, fam.cands, polish), best.Method); err == nil && s.Cost < best.Cost {
+				if s, err := in.finalize(in.localSearch(best.Shapes, fam.cands, polish, w), best.Method); err == nil && s.Cost < best.Cost {
 					s.Epsilon, s.Seed = best.Epsilon, best.Seed
 					best = s
 				}
 			}
-			if st, err = in.ptasStep(fam, &best, o, deadline); err != nil {
+			if st, err = in.ptasStep(fam, &best, o, w); err != nil {
 				return nil, err
 			}
-			st.Eps, st.Duration = eps, time.Since(start)
+			st.Eps, st.Work = eps, w.Used()-used
 			if st.Status == StatusDone {
 				best.Method, best.Epsilon, best.Seed = "ptas", eps, 0
 			}
@@ -138,13 +161,14 @@ func PTAS(p *Problem, o PTASOptions) (*Solution, error) {
 		}
 	}
 	best.Steps = steps
+	best.WorkUsed, best.TimeLimitHit = w.Used(), w.TimeLimitHit()
 	in.setLowerBound(best)
 	return best, nil
 }
 
 // ptasStep solves one candidate family exactly with coverDP, seeded with
 // the incumbent *best, which it replaces on improvement.
-func (in *instance) ptasStep(fam rayFamily, best **Solution, o PTASOptions, deadline time.Time) (Step, error) {
+func (in *instance) ptasStep(fam rayFamily, best **Solution, o PTASOptions, w *work.Counter) (Step, error) {
 	st := Step{Rays: fam.lines, Candidates: len(fam.cands), StateBound: stateBound(fam.chains, in.k)}
 	maxStates := o.MaxStates
 	if st.StateBound <= float64(maxStates) {
@@ -154,9 +178,9 @@ func (in *instance) ptasStep(fam rayFamily, best **Solution, o PTASOptions, dead
 		return st, nil
 	}
 	dp := &coverDP{w: in.w, cands: fam.cands, K: in.k, maxStates: maxStates,
-		deadline: deadline, ub: (*best).Cost}
+		work: w, ub: (*best).Cost}
 	if !o.noLagrange {
-		if _, u, ok := in.subgradient(fam.cands, (*best).Cost); ok {
+		if _, u, ok := in.subgradient(fam.cands, (*best).Cost, w); ok {
 			dp.u = u
 		}
 	}
@@ -177,4 +201,13 @@ func (in *instance) ptasStep(fam rayFamily, best **Solution, o PTASOptions, dead
 	}
 	st.Cost = (*best).Cost
 	return st, nil
+}
+
+// cutStatus is the status of a step that w stopped: StatusTimeLimit when
+// the deadline passed, StatusBudget when MaxWork ran out.
+func cutStatus(w *work.Counter) string {
+	if w.TimeLimitHit() {
+		return StatusTimeLimit
+	}
+	return StatusBudget
 }

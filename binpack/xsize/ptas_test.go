@@ -1,6 +1,7 @@
 package xsize
 
 import (
+	"errors"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -41,19 +42,44 @@ func TestPTASWithinEpsilonOfExact(t *testing.T) {
 	t.Logf("%d (instance, ε) pairs checked", count)
 }
 
-// stripDurations returns s.Steps without wall times, for comparisons.
-func stripDurations(steps []Step) []Step {
-	out := slices.Clone(steps)
-	for i := range out {
-		out[i].Duration = 0
-	}
-	return out
-}
-
 func sameSolution(a, b *Solution) bool {
 	return slices.EqualFunc(a.Shapes, b.Shapes, slices.Equal) && slices.Equal(a.Assign, b.Assign) &&
 		a.Cost == b.Cost && a.Epsilon == b.Epsilon && a.Method == b.Method &&
-		a.LowerBound == b.LowerBound && reflect.DeepEqual(stripDurations(a.Steps), stripDurations(b.Steps))
+		a.LowerBound == b.LowerBound && reflect.DeepEqual(a.Steps, b.Steps) && a.WorkUsed == b.WorkUsed
+}
+
+// TestPTASMaxWork: a work budget that ends inside the second step cuts
+// that step (StatusBudget) and keeps the first step's catalog and ε, the
+// same way on every run; the budget of a free run changes nothing.
+func TestPTASMaxWork(t *testing.T) {
+	p := realisticMix(2, 2, 40, 5)
+	o := PTASOptions{Eps: 0.5, MinEps: 0.2} // steps ε = 0.5, 0.25, 1/6
+	full, err := PTAS(p, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(full.Steps) != 3 || full.Steps[1].Work < 2 {
+		t.Fatalf("free run: %+v", full.Steps)
+	}
+	o.MaxWork = full.WorkUsed
+	if same, _ := PTAS(p, o); !sameSolution(same, full) {
+		t.Fatal("MaxWork = a free run's work changed the result")
+	}
+	// The work before step 2: the incumbent's local search and step 1.
+	before := full.WorkUsed - full.Steps[1].Work - full.Steps[2].Work
+	o.MaxWork = before + full.Steps[1].Work/2
+	cut, err := PTAS(p, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSolution(t, p, cut)
+	if len(cut.Steps) != 2 || cut.Steps[0] != full.Steps[0] || cut.Steps[1].Status != StatusBudget ||
+		cut.Epsilon != 0.5 || cut.Method != "ptas" || cut.TimeLimitHit {
+		t.Fatalf("cut inside step 2: ε %v, method %s, steps %+v", cut.Epsilon, cut.Method, cut.Steps)
+	}
+	if again, _ := PTAS(p, o); !sameSolution(again, cut) {
+		t.Fatal("two runs with the same MaxWork differ")
+	}
 }
 
 func TestPTASDeterministic(t *testing.T) {
@@ -122,13 +148,27 @@ func TestPTASStepsAndLimits(t *testing.T) {
 	if len(st.Steps) != 1 || st.Steps[0].Status != StatusRefused || st.Steps[0].States != 0 || st.Method != "local" {
 		t.Errorf("strict refusal: %+v", st)
 	}
-	// An expired budget stops the loop before the first step.
-	b, err := PTAS(p, PTASOptions{Eps: 0.1, MinEps: 0.1, Budget: time.Nanosecond})
+	// A work budget the first local search uses up stops the loop before
+	// the first step: one unit is enough, the incumbent's first pricing
+	// costs more.
+	b, err := PTAS(p, PTASOptions{Eps: 0.1, MinEps: 0.1, MaxWork: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	checkSolution(t, p, b)
-	if b.Steps[0].Status != StatusBudget || b.Method != "local" || b.Epsilon != 0 {
+	if b.Steps[0].Status != StatusBudget || b.Method != "local" || b.Epsilon != 0 || b.TimeLimitHit || b.WorkUsed < 1 {
 		t.Errorf("budget: %+v", b)
+	}
+	// An expired time limit does the same, and says so.
+	tl, err := PTAS(p, PTASOptions{Eps: 0.1, MinEps: 0.1, TimeLimit: time.Nanosecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSolution(t, p, tl)
+	if tl.Steps[0].Status != StatusTimeLimit || tl.Method != "local" || !tl.TimeLimitHit {
+		t.Errorf("time limit: %+v", tl)
+	}
+	if _, err := PTAS(p, PTASOptions{MaxWork: -1}); !errors.Is(err, ErrInvalid) {
+		t.Errorf("MaxWork -1: err = %v, want ErrInvalid", err)
 	}
 }

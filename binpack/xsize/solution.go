@@ -1,7 +1,5 @@
 package xsize
 
-import "time"
-
 // Solution is a shape catalog with its assignment and quality evidence.
 type Solution struct {
 	// Shapes in real units, sorted by normalised cost, then lexicographically.
@@ -25,6 +23,11 @@ type Solution struct {
 	// Seed is the random seed used by LocalSearch (also when PTAS falls
 	// back to it).
 	Seed uint64
+	// WorkUsed counts the work units PTAS or LocalSearch spent (0 for
+	// Exact and MaxDP).
+	WorkUsed int64
+	// TimeLimitHit reports that the opt-in TimeLimit stopped the search.
+	TimeLimitHit bool
 }
 
 // Ratio returns Cost / LowerBound (1 when both are 0).
@@ -40,19 +43,20 @@ func (s *Solution) Ratio() float64 {
 
 // Step records one ε step of the PTAS outer loop.
 type Step struct {
-	Eps        float64       // ε of this step
-	Rays       int           // lines through the origin (all supports)
-	Candidates int           // distinct candidate shapes on the lines
-	StateBound float64       // a-priori bound K·Σ_{r≤K} e_r(n_1..n_L) on DP states
-	States     int64         // DP states actually stored
-	Cost       float64       // best cost known after the step
-	Status     string        // StatusDone, StatusRefused or StatusBudget
-	Duration   time.Duration // wall time of the step
+	Eps        float64 // ε of this step
+	Rays       int     // lines through the origin (all supports)
+	Candidates int     // distinct candidate shapes on the lines
+	StateBound float64 // a-priori bound K·Σ_{r≤K} e_r(n_1..n_L) on DP states
+	States     int64   // DP states actually stored
+	Cost       float64 // best cost known after the step
+	Status     string  // StatusDone, StatusRefused, StatusBudget or StatusTimeLimit
+	Work       int64   // work units of the step (polish and DP)
 }
 
 // Step statuses.
 const (
-	StatusDone    = "done"    // the step completed; its ε is guaranteed
-	StatusRefused = "refused" // the DP exceeded MaxStates; the loop stopped
-	StatusBudget  = "budget"  // the time budget ended inside the step
+	StatusDone      = "done"       // the step completed; its ε is guaranteed
+	StatusRefused   = "refused"    // the DP exceeded MaxStates; the loop stopped
+	StatusBudget    = "budget"     // the work budget (MaxWork) ended before or inside the step
+	StatusTimeLimit = "time-limit" // the opt-in TimeLimit ended before or inside the step
 )

@@ -1,6 +1,10 @@
 package xsize
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/capplan/capplan/binpack"
+)
 
 // ShapeStats summarises one shape of a Solution.
 type ShapeStats struct {
@@ -32,16 +36,7 @@ func Stats(p *Problem, s *Solution) []ShapeStats {
 		}
 	}
 	for j, c := range s.Shapes {
-		cost := 0.0
-		for d, x := range c {
-			v := x / p.Scale[d]
-			if p.Cost == MaxCost {
-				cost = max(cost, v)
-			} else {
-				cost += v
-			}
-		}
-		out[j].Cost = out[j].Weight * cost
+		out[j].Cost = out[j].Weight * binpack.ShapeCost(c, p.Scale, p.Cost)
 	}
 	return out
 }

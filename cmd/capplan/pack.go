@@ -79,7 +79,7 @@ Every plan is checked independently of the solver before it is written.`,
 	f.StringVar(&opts.run.Shares, "shares", plan.SharesFair, "ownership packing: owners' target shares: "+strings.Join(plan.ShareSources, ", "))
 	f.StringVar(&opts.run.FromPath, "from", "", "ownership packing: a previous ownership PackingPlan `file`; change at most --mutable of its nodes")
 	f.Float64Var(&opts.run.Mutable, "mutable", 0.1, "with --from: the fraction of nodes that may change, in [0,1]")
-	f.Int64Var(&opts.run.MaxWork, "budget", 0, "ownership packing: work budget of each λ probe's improvement phase, in container visits and search nodes (default 2000000)")
+	f.Int64Var(&opts.run.MaxWork, "budget", 0, "ownership packing: work budget of the λ search, in knapsack search nodes and improvement visits (default 3000000000)")
 	f.DurationVar(&opts.run.TimeLimit, "time-limit", 0, "ownership packing: opt-in wall-clock limit after which no new λ probe starts, such as 60s (0: none); recorded in the plan when it cuts the search")
 	f.BoolVar(&opts.MinNodes, "min-nodes", false, "size the cluster: the fewest nodes (cheapest mix) that host the forecast")
 	f.StringSliceVar(&opts.NodeTypes, "node-type", nil, "sizing: node `group`(s) to buy, each optionally with a cost per node: std or std=1,highmem=3.5")

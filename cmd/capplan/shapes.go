@@ -34,11 +34,10 @@ shape's shares of the cluster's aggregate capacity; requests are weighted by
 count (or count × duration).
 
 Methods: ptas (the default for --cost sum) runs the polynomial-time
-approximation scheme for decreasing ε until --eps is reached or a step needs
-more than --budget DP states, keeping the best catalog and its ε guarantee;
-exact searches the candidate grid exhaustively (small inputs only); local runs
-the assign/shrink/swap local search (large inputs; --budget bounds the rounds
-of each descent); maxdp is the exact dynamic program for --cost max (its
+approximation scheme for decreasing ε until --eps is reached or the work
+budget (--budget) is spent, keeping the best completed step's catalog and its
+ε guarantee; exact searches the candidate grid exhaustively (small inputs
+only); local runs the assign/shrink/swap local search (large inputs); maxdp is the exact dynamic program for --cost max (its
 default). Budgets count work, so the same inputs and --seed give the same
 catalog on any machine; --time-limit adds an opt-in wall-clock limit, and the
 catalog says when it cut the search. Every catalog is checked: each request
@@ -59,7 +58,7 @@ fits its shape and each shape fits a node type, also after rounding up with
 	bindInputs(f, &opts.run.Inputs)
 	f.IntVarP(&opts.run.K, "k", "k", 8, "number of shapes")
 	f.Float64Var(&opts.run.Eps, "eps", 0.1, "PTAS: stop once a step with ε ≤ `eps` completes")
-	f.Int64Var(&opts.run.MaxWork, "budget", 0, "work budget: ptas, DP states per ε step (default 4000000); local, improvement rounds per descent (default 100)")
+	f.Int64Var(&opts.run.MaxWork, "budget", 0, "work budget of the search (ptas: DP states expanded and candidates priced, default 3000000000; local: request classes priced, default 3000000000)")
 	f.DurationVar(&opts.run.TimeLimit, "time-limit", 0, "opt-in wall-clock limit for ptas and local, such as 30s (0: none); recorded in the catalog when it cuts the search")
 	f.StringVar(&opts.run.Cost, "cost", "sum", "cost of a shape: `sum` or max of its normalised dimensions")
 	f.StringVar(&opts.run.Method, "method", "", "ptas, exact, local or maxdp (default: ptas for sum, maxdp for max)")
@@ -85,8 +84,8 @@ func shapesRun(o *shapesOptions) error {
 	o.run.Generator = generator()
 	if o.Stats || o.io.ErrOutTerminal {
 		o.run.Progress = func(s xsize.Step) {
-			fmt.Fprintf(o.io.ErrOut, "ptas: ε=%.4g rays=%d states=%d cost=%.6g %s (%v)\n",
-				s.Eps, s.Rays, s.States, s.Cost, s.Status, s.Duration.Round(time.Millisecond))
+			fmt.Fprintf(o.io.ErrOut, "ptas: ε=%.4g rays=%d states=%d cost=%.6g %s (work %d)\n",
+				s.Eps, s.Rays, s.States, s.Cost, s.Status, s.Work)
 		}
 	}
 	res, err := pipeline.Shapes(o.run)

@@ -130,9 +130,9 @@ func shapesSpeedTable(quick bool) error {
 		var s *xsize.Solution
 		var err error
 		if r.method == "local" {
-			s, err = xsize.LocalSearch(p, xsize.LocalOptions{Seed: 1, Budget: 10 * time.Second})
+			s, err = xsize.LocalSearch(p, xsize.LocalOptions{Seed: 1})
 		} else {
-			s, err = xsize.PTAS(p, xsize.PTASOptions{MinEps: 0.1, Budget: 60 * time.Second})
+			s, err = xsize.PTAS(p, xsize.PTASOptions{MinEps: 0.1})
 		}
 		if err != nil {
 			return err

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/capplan/capplan/binpack/vbp"
+	"github.com/capplan/capplan/datasets/vbpfile"
 	"github.com/capplan/capplan/internal/par"
 	"github.com/capplan/capplan/reports"
 )
@@ -57,7 +58,7 @@ func vbpBenchLoad(set vbpBenchSet, stride int) ([]vbpBenchCase, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows, err := vbp.ParseSummary(set.summary, f)
+	rows, err := vbpfile.ParseSummary(set.summary, f)
 	f.Close()
 	if err != nil {
 		return nil, err
@@ -90,7 +91,7 @@ func vbpBenchLoad(set vbpBenchSet, stride int) ([]vbpBenchCase, error) {
 		if err != nil {
 			return nil, err
 		}
-		inst, err := vbp.Parse(k.Name, g)
+		inst, err := vbpfile.Parse(k.Name, g)
 		g.Close()
 		if err != nil {
 			return nil, err
