@@ -3,7 +3,6 @@ package pipeline
 import (
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/capplan/capplan/binpack"
@@ -106,13 +105,6 @@ func newOwnershipInput(c *datasets.Cluster, d *datasets.Demand, inst *datasets.I
 		in.ShapeNames = append(in.ShapeNames, s.Name)
 		shapeCost[k], shapeVol[k] = s.Cost, vol(size)
 	}
-	// Shapes by cost, for the cheapest dominating one.
-	byCost := make([]int, len(p.Shapes))
-	for k := range byCost {
-		byCost[k] = k
-	}
-	sort.SliceStable(byCost, func(i, j int) bool { return shapeCost[byCost[i]] < shapeCost[byCost[j]] })
-
 	// Applications: forecast per shape, eligibility.
 	index := make([]int, len(d.Applications)) // demand app → problem app, -1 if skipped
 	for a := range d.Applications {
@@ -129,13 +121,7 @@ func newOwnershipInput(c *datasets.Cluster, d *datasets.Demand, inst *datasets.I
 				}
 				need[i] = datasets.Base(q)
 			}
-			k := -1
-			for _, j := range byCost {
-				if binpack.Dominates(p.Shapes[j], need) {
-					k = j
-					break
-				}
-			}
+			k := binpack.Cheapest(need, p.Shapes, shapeCost)
 			if k < 0 {
 				j, short := binpack.Closest(p.Shapes, need)
 				in.Uncovered = append(in.Uncovered, plan.UnplacedContainer{

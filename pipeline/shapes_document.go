@@ -109,14 +109,5 @@ func wastes(dims []string, acc []wasteAcc) []plan.Waste {
 }
 
 func shapeCost(p *xsize.Problem, shape []float64) float64 {
-	var sum, mx float64
-	for j, v := range shape {
-		f := v / p.Scale[j]
-		sum += f
-		mx = math.Max(mx, f)
-	}
-	if p.Cost == xsize.MaxCost {
-		return mx
-	}
-	return sum
+	return binpack.ShapeCost(shape, p.Scale, p.Cost)
 }
