@@ -80,6 +80,8 @@ plans with proven quality, and writes them for schedulers and spreadsheets.`,
 		newExportCmd(io),
 		newReportCmd(io),
 		newSimulateCmd(io, nil),
+		newSweepCmd(io),
+		newMergeCmd(io),
 	)
 	return root
 }
