@@ -3,7 +3,7 @@ GO       ?= go
 FUZZTIME ?= 4s
 FUZZ_DATASETS := FuzzParseCluster FuzzParseDemand FuzzParseWorkload FuzzParseKubectl FuzzParseOpenB
 
-.PHONY: run test fuzz test-clp bench build
+.PHONY: run test fuzz test-clp test-slurm bench build
 
 build:
 	$(GO) build -o bin/capplan ./cmd/capplan
@@ -32,6 +32,11 @@ fuzz:
 test-clp:
 	$(GO) vet -tags clp ./...
 	$(GO) test -tags clp ./lp/ ./pipeline/ ./cmd/...
+
+# Sharding on a real one-node Slurm (installs slurm-wlm and munge when
+# missing; needs root): sharded sweep and DAG set, merged byte-identical.
+test-slurm:
+	./scripts/test-slurm.sh
 
 # Quality/speed tables, then the Go benchmarks. BENCHTAGS=clp adds the CLP backend.
 bench:
