@@ -1,54 +1,81 @@
 package pipeline
 
-import "github.com/capplan/capplan/dag"
+import (
+	"math"
 
-// costUnit is the unit of every cost estimate: microseconds of one core of
-// the reference machine (the machine the coefficients were fitted on).
-const costUnit = "estimated µs"
-
-// Cost models of one DAG job, fitted by least squares on the per-job times
-// of the Alibaba v2018 sample (1,994 jobs, 2.2 million tasks, 576 million
-// task edges; one 96-core machine each) on a 2-core machine; see
-// README "Sharding" for the fit. A model needs only to rank and
-// proportion the jobs: shards are balanced on these estimates, so an
-// estimate off by a constant factor balances as well.
-const (
-	// dagBoundsPerJob, dagBoundsPerTask and dagBoundsEdgesPerMicro: the
-	// lower bounds cost ≈ 100 + 2.5·tasks + edges/64 µs.
-	dagBoundsPerJob        = 100
-	dagBoundsPerTaskX2     = 5
-	dagBoundsEdgesPerMicro = 64
+	"github.com/capplan/capplan/dag"
 )
 
-// dagBoundsCost estimates dag.LowerBounds (and dag.Assess, which adds a
-// linear pass) on d.
+// costUnit is the unit of every cost estimate: microseconds of one core of
+// the reference machine (the 2-core machine the coefficients were fitted
+// on). Shards are balanced on these estimates, so an estimate off by a
+// constant factor balances as well: a model only needs to rank and
+// proportion the items.
+const costUnit = "estimated µs"
+
+// The cost models of one DAG job with n tasks and e task edges, fitted by
+// least squares on per-job times over the Alibaba v2018 sample (1,994
+// jobs, 2.2 million tasks, 576 million task edges, one 96-core machine
+// each; README, Sharding):
+//
+//	bounds (dag.LowerBounds; dag.Assess for check):  10 + n + e/48
+//	one scheduler (graphene, the baselines, SGS):    bounds + 1.3·n^1.5 + e/5
+//	best (every scheduler, then the GA to a bound):  bounds + 4·n^1.5 + e/5
+//
+// The n^1.5 terms fit the list schedulers better than n or n² (R² 0.58 for
+// graphene; 0.33 for best, whose search mostly stops early at a lower
+// bound, which no model of the input can foresee).
+const (
+	dagBoundsPerJob     = 10
+	dagBoundsEdgesPerUS = 48
+	dagEdgesPerUS       = 5
+	// dagPassTenths and dagBestTenths are the n^1.5 coefficients in
+	// tenths of a µs.
+	dagPassTenths = 13
+	dagBestTenths = 40
+)
+
+// dagBoundsCost estimates dag.LowerBounds (and dag.Assess) on d.
 func dagBoundsCost(d *dag.DAG) int64 {
 	n, e := int64(d.N()), int64(d.Edges())
-	return dagBoundsPerJob + dagBoundsPerTaskX2*n/2 + e/dagBoundsEdgesPerMicro
+	return dagBoundsPerJob + n + e/dagBoundsEdgesPerUS
 }
 
-// dagScheduleCost estimates scheduling d with method (best with work
-// budget maxWork, 0: the default).
-func dagScheduleCost(method string, maxWork int64, d *dag.DAG) int64 {
+// dagScheduleCost estimates scheduling d with method ("" is best) and
+// comparing compare other methods.
+func dagScheduleCost(method string, compare int, d *dag.DAG) int64 {
 	n, e := int64(d.N()), int64(d.Edges())
-	return dagBoundsCost(d) + 150*n + e/5
+	n15 := n * int64(math.Sqrt(float64(n))) // ⌊√n⌋: sqrt is correctly rounded, so exact and the same everywhere
+	pass := dagPassTenths*n15/10 + e/dagEdgesPerUS
+	run := pass
+	if method == "" || method == "best" {
+		run = dagBestTenths*n15/10 + e/dagEdgesPerUS
+	}
+	return dagBoundsCost(d) + run + int64(compare)*pass
 }
 
-// sweepPolicyFactor is the estimated cost of simulating one task under a
-// policy, in µs (see README "Sharding"); a policy not listed costs
-// sweepDefaultFactor.
-var sweepPolicyFactor = map[string]int64{}
+// sweepPolicyFactor is the cost of simulating one task under a policy, in
+// tenths of a µs: user CPU time over tasks of `capplan simulate --workload
+// fb --wparam jobs=3000` (234,958 tasks on 18 machines). A policy not
+// listed (a newer one) costs sweepDefaultFactor.
+var sweepPolicyFactor = map[string]int64{
+	"fifo": 15, "fifo-strict": 9, "drf": 15, "sjf": 12, "srtf": 10,
+	"tetris": 15, "tetrisfair": 15, "cp": 35, "capacity": 18,
+}
 
-const sweepDefaultFactor = 10
+// sweepDefaultFactor is the cost per task of a policy without a measured
+// factor: the largest measured, rounded up, so that new (often costlier)
+// policies are not underestimated.
+const sweepDefaultFactor = 40
 
 // sweepCellCost estimates a cell: the workload's tasks times the policy's
-// cost per task.
+// cost per task, in µs.
 func sweepCellCost(policy string, tasks int64) int64 {
 	f, ok := sweepPolicyFactor[policy]
 	if !ok {
 		f = sweepDefaultFactor
 	}
-	return max(1, tasks) * f
+	return max(1, tasks*f/10)
 }
 
 // sweepTasks loads (or generates) the cell's workload once and counts its

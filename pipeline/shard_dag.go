@@ -52,7 +52,7 @@ func takeShard[T any](s *dagShard, items []T, dagOf func(T) *dag.DAG) []T {
 // input, splits the jobs by their estimated cost (dagScheduleCost) and
 // schedules its slice.
 func DAGSchedulePart(o DAGScheduleOptions, sh plan.Shard) (*plan.Part, error) {
-	s := &dagShard{shard: sh, cost: func(d *dag.DAG) int64 { return dagScheduleCost(o.Method, o.MaxWork, d) }}
+	s := &dagShard{shard: sh, cost: func(d *dag.DAG) int64 { return dagScheduleCost(o.Method, len(o.Compare), d) }}
 	o.Input.shard = s
 	res, err := DAGSchedule(o)
 	if err != nil {
