@@ -1,7 +1,7 @@
 # capplan — see README.md. `make run` and `make test` are the set-up contract.
 GO       ?= go
 FUZZTIME ?= 4s
-FUZZ_DATASETS := FuzzParseCluster FuzzParseDemand FuzzParseWorkload FuzzParseKubectl FuzzParseOpenB
+FUZZ_DATASETS := FuzzParseCluster FuzzParseDemand FuzzParseWorkload FuzzParseKubectl FuzzParseOpenB FuzzParseSweep
 
 .PHONY: run test fuzz test-clp test-slurm bench build
 
@@ -23,7 +23,7 @@ fuzz:
 		echo "fuzz $$f ($(FUZZTIME))"; \
 		$(GO) test -run='^$$' -fuzz="^$$f$$" -fuzztime=$(FUZZTIME) -fuzzminimizetime=1s ./datasets/ || exit 1; \
 	done
-	@for f in FuzzDecodeDocument FuzzDecodePlan; do \
+	@for f in FuzzDecodeDocument FuzzDecodePlan FuzzMergeParts; do \
 		echo "fuzz $$f ($(FUZZTIME))"; \
 		$(GO) test -run='^$$' -fuzz="^$$f$$" -fuzztime=$(FUZZTIME) -fuzzminimizetime=1s ./plan/ || exit 1; \
 	done

@@ -88,6 +88,9 @@ func RunDigest(command, document string, h Header, items int) string {
 	return Digest(data)
 }
 
+// maxListed bounds the shards an error lists.
+const maxListed = 10
+
 // NamedPart is a decoded part and the file it came from (for messages).
 type NamedPart struct {
 	Path string
@@ -110,7 +113,7 @@ func CheckParts(parts []NamedPart) ([]NamedPart, error) {
 		}
 	}
 	n := first.Part.Shard.Count
-	byIndex := make([]*NamedPart, n)
+	present := map[int]*NamedPart{}
 	for i := range parts {
 		p := &parts[i]
 		s := p.Part.Shard
@@ -121,25 +124,34 @@ func CheckParts(parts []NamedPart) ([]NamedPart, error) {
 		if s.Index < 0 || s.Index >= n {
 			return nil, fmt.Errorf("%s: shard %s: the index must lie in 0 … %d", p.Path, s, n-1)
 		}
-		if q := byIndex[s.Index]; q != nil {
+		if q := present[s.Index]; q != nil {
 			return nil, fmt.Errorf("shard %s is given twice: %s and %s", s, q.Path, p.Path)
 		}
-		byIndex[s.Index] = p
+		present[s.Index] = p
 	}
-	var missing []string
-	for i, p := range byIndex {
-		if p == nil {
-			missing = append(missing, strconv.Itoa(i))
+	if len(present) < n {
+		// Name the first few missing shards (n may be large: stop early).
+		var missing []string
+		for i := 0; i < n && len(missing) < maxListed; i++ {
+			if present[i] == nil {
+				missing = append(missing, strconv.Itoa(i))
+			}
 		}
-	}
-	if len(missing) > 0 {
+		if n-len(present) > len(missing) {
+			missing = append(missing, "…")
+		}
 		return nil, fmt.Errorf("missing shard %s of %d (have %d of %d part files): run the missing shards, then merge again",
 			strings.Join(missing, ", "), n, len(parts), n)
 	}
-	owner := make([]int, first.Part.Items)
-	for i := range owner {
-		owner[i] = -1
+	byIndex := make([]*NamedPart, n)
+	for i, p := range present {
+		byIndex[i] = p
 	}
+	// Every item in exactly one slice: the slices, merged, are 0 … Items−1.
+	// (Memory follows the slices, so a forged item count cannot exhaust
+	// it.)
+	type owned struct{ item, shard int }
+	var all []owned
 	out := make([]NamedPart, n)
 	for i, p := range byIndex {
 		out[i] = *p
@@ -147,19 +159,24 @@ func CheckParts(parts []NamedPart) ([]NamedPart, error) {
 			return nil, fmt.Errorf("%s: the slice is not in ascending order", p.Path)
 		}
 		for _, k := range p.Part.Slice {
-			if k < 0 || k >= len(owner) {
-				return nil, fmt.Errorf("%s: item %d is outside the run's %d items", p.Path, k, len(owner))
+			if k < 0 || k >= first.Part.Items {
+				return nil, fmt.Errorf("%s: item %d is outside the run's %d items", p.Path, k, first.Part.Items)
 			}
-			if owner[k] >= 0 {
-				return nil, fmt.Errorf("item %d is in both shard %d (%s) and shard %d (%s)", k, owner[k], byIndex[owner[k]].Path, i, p.Path)
-			}
-			owner[k] = i
+			all = append(all, owned{k, i})
 		}
 	}
-	for k, o := range owner {
-		if o < 0 {
-			return nil, fmt.Errorf("item %d of %d is in no shard's slice", k, len(owner))
+	slices.SortStableFunc(all, func(a, b owned) int { return a.item - b.item })
+	for k, o := range all {
+		if k > 0 && all[k-1].item == o.item {
+			q := all[k-1]
+			return nil, fmt.Errorf("item %d is in both shard %d (%s) and shard %d (%s)", o.item, q.shard, byIndex[q.shard].Path, o.shard, byIndex[o.shard].Path)
 		}
+		if o.item != k {
+			return nil, fmt.Errorf("item %d of %d is in no shard's slice", k, first.Part.Items)
+		}
+	}
+	if len(all) != first.Part.Items {
+		return nil, fmt.Errorf("item %d of %d is in no shard's slice", len(all), first.Part.Items)
 	}
 	return out, nil
 }

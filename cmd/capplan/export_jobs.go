@@ -183,15 +183,20 @@ type shardMeasurement struct {
 	shard, shards int
 }
 
+// minMeasuredMemory is the least memory a measured shard requests: a Go
+// program's heap grows in steps, and a short measured run may not have
+// reached the step a longer one does.
+const minMeasuredMemory = 64 << 20
+
 // resources turns a measurement into requests: memory = peak RSS ×
 // headroom, CPU = the average cores used (CPU time over wall time),
-// rounded up to 100m.
+// rounded up to 100m (at least 64 MiB and 100m).
 func (m shardMeasurement) resources(shards int, headroom float64) export.ShardResources {
 	cores := m.cpu / math.Max(m.wall, 1e-3)
 	milli := int64(math.Ceil(cores*10)) * 100
 	return export.ShardResources{
 		MilliCPU:    max(100, milli),
-		MemoryBytes: max(16<<20, int64(math.Ceil(float64(m.peakRSS)*headroom))),
+		MemoryBytes: max(minMeasuredMemory, int64(math.Ceil(float64(m.peakRSS)*headroom))),
 		Basis: fmt.Sprintf("measured on shard %d/%d: peak RSS %d MiB, %.2f cores on average over %.1f s; memory request = peak × %g",
 			m.shard, shards, (m.peakRSS+1<<20-1)>>20, cores, m.wall, headroom),
 	}
