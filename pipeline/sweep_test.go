@@ -135,7 +135,9 @@ seeds: [4, 2]
 	}
 }
 
-func trimFloat(x float64) string { return strings.TrimRight(strings.TrimRight(jsonNumber(x), "0"), ".") }
+func trimFloat(x float64) string {
+	return strings.TrimRight(strings.TrimRight(jsonNumber(x), "0"), ".")
+}
 
 func jsonNumber(x float64) string {
 	b, _ := json.Marshal(x)
