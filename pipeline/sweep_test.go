@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -135,14 +136,7 @@ seeds: [4, 2]
 	}
 }
 
-func trimFloat(x float64) string {
-	return strings.TrimRight(strings.TrimRight(jsonNumber(x), "0"), ".")
-}
-
-func jsonNumber(x float64) string {
-	b, _ := json.Marshal(x)
-	return string(b)
-}
+func trimFloat(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
 // TestSweepCellIDs checks that a cell's id is a function of its spec: the
 // same spec gives the same id, and changing any parameter, the capplan
