@@ -230,3 +230,28 @@ func TestSweepResumesAfterKill(t *testing.T) {
 		t.Error("the resumed sweep's summary differs from an uninterrupted run's")
 	}
 }
+
+// TestSweepAnyGOMAXPROCS runs a sweep in subprocesses with GOMAXPROCS=1
+// and 2 (and as many workers) and requires the same summary and cells.
+func TestSweepAnyGOMAXPROCS(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short: runs capplan in subprocesses")
+	}
+	dir := t.TempDir()
+	args := []string{"sweep", "--workload", "googlelike", "--wparam", "jobs=60,machines=100", "--policies", "fifo,drf,cp",
+		"--baseline", "drf", "--seeds", "1..2", "--noise", "0,0.4"}
+	capplanProcess(t, dir, "1", append(args, "--workers", "1", "-o", "one")...)
+	capplanProcess(t, dir, "2", append(args, "--workers", "2", "-o", "two")...)
+	files, _ := filepath.Glob(filepath.Join(dir, "one", "cells", "*.json"))
+	if len(files) != 12 {
+		t.Fatalf("%d cells, want 12", len(files))
+	}
+	for _, f := range append(files, filepath.Join(dir, "one", "sweep.json"), filepath.Join(dir, "one", "sweep.xlsx")) {
+		rel, _ := filepath.Rel(filepath.Join(dir, "one"), f)
+		a, _ := os.ReadFile(f)
+		b, err := os.ReadFile(filepath.Join(dir, "two", rel))
+		if err != nil || !bytes.Equal(a, b) {
+			t.Errorf("%s differs between GOMAXPROCS=1 and 2 (%v)", rel, err)
+		}
+	}
+}
