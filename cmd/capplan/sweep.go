@@ -1,24 +1,16 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"io"
-	"io/fs"
-	"math"
 	"os"
 	"path/filepath"
-	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/capplan/capplan/datasets"
 	"github.com/capplan/capplan/pipeline"
 	"github.com/capplan/capplan/plan"
-	"github.com/capplan/capplan/reports"
 	"github.com/capplan/capplan/sim/policies"
 )
 
@@ -172,136 +164,6 @@ func (o *sweepOptions) validate(cmd *cobra.Command) error {
 	return o.specFromFlags(cmd)
 }
 
-// specFromFlags builds the sweep the flags describe, in the order
-// workloads, policies, seeds, loads, noise, sizes, altruism.
-func (o *sweepOptions) specFromFlags(cmd *cobra.Command) error {
-	switch {
-	case len(o.Files)+len(o.Generators) == 0 && !o.Example:
-		return usageErrorf("give the workloads: -w FILE, --workload fb|googlelike or --example")
-	case len(o.Policies) == 0:
-		return usageErrorf("give the policies to compare: --policies fifo,drf,...")
-	case o.Demand != "" && o.Cluster == "":
-		return usageErrorf("-d needs -c")
-	}
-	tick, ok := datasets.SweepTicks[o.Tick]
-	if !ok {
-		return usageErrorf("invalid --tick %q: want 1ms, 10ms, 100ms or 1s", o.Tick)
-	}
-	if o.NoiseMode != "mean" && o.NoiseMode != "median" {
-		return usageErrorf("invalid --noise-mode %q: want mean or median", o.NoiseMode)
-	}
-	if !(o.Until >= 0) || math.IsInf(o.Until, 0) {
-		return usageErrorf("invalid --until %v", o.Until)
-	}
-	s := &datasets.Sweep{Source: "command line", Baseline: o.Baseline, Tick: o.Tick, TickSeconds: tick, Until: o.Until, NoiseMode: o.NoiseMode}
-	wparams := map[string]string{}
-	for _, kv := range o.WParams {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || k == "" {
-			return usageErrorf("invalid --wparam %q: want key=value", kv)
-		}
-		wparams[k] = v
-	}
-	if len(wparams) == 0 {
-		wparams = nil
-	}
-	for _, f := range o.Files {
-		s.Workloads = append(s.Workloads, datasets.SweepWorkload{Path: "-w " + f, File: f, Cluster: o.Cluster, Demand: o.Demand, Params: wparams})
-	}
-	for _, g := range o.Generators {
-		s.Workloads = append(s.Workloads, datasets.SweepWorkload{Path: "--workload " + g, Generator: g, Params: wparams})
-	}
-	if o.Example {
-		s.Workloads = append(s.Workloads, datasets.SweepWorkload{Path: "--example", Example: true, Cluster: o.Cluster, Demand: o.Demand, Params: wparams})
-	}
-	params, err := pipeline.ParseParams(o.Params)
-	if err != nil {
-		return usageErrorf("%v", err)
-	}
-	for p := range params {
-		if !slices.Contains(o.Policies, p) {
-			return usageErrorf("--param names policy %s, which is not among --policies", p)
-		}
-	}
-	for _, p := range o.Policies {
-		s.Policies = append(s.Policies, datasets.SweepPolicy{Path: "--policies " + p, Name: p, Params: params[p]})
-	}
-	if s.Seeds, err = parseSeeds(o.Seeds); err != nil {
-		return err
-	}
-	s.Loads, s.Noise, s.Sizes, s.Altruism = o.Loads, o.Noise, o.Sizes, o.Altruism
-	for _, c := range []struct {
-		name   string
-		xs     []float64
-		lo, hi float64
-	}{{"--loads", o.Loads, 0, math.Inf(1)}, {"--noise", o.Noise, 0, 10}, {"--altruism", o.Altruism, 0, 1}} {
-		for _, x := range c.xs {
-			if !(x >= c.lo && x <= c.hi) || math.IsInf(x, 0) {
-				return usageErrorf("invalid %s value %v: want a number in [%v, %v]", c.name, x, c.lo, c.hi)
-			}
-		}
-	}
-	for _, n := range o.Sizes {
-		if n < 1 || n > datasets.MaxNodes {
-			return usageErrorf("invalid --sizes value %d: want 1 … %d machines", n, datasets.MaxNodes)
-		}
-	}
-	s.Order = []string{datasets.AxisWorkloads, datasets.AxisPolicies, datasets.AxisSeeds}
-	for _, a := range []struct {
-		axis string
-		n    int
-	}{{datasets.AxisLoads, len(s.Loads)}, {datasets.AxisNoise, len(s.Noise)}, {datasets.AxisSizes, len(s.Sizes)}, {datasets.AxisAltruism, len(s.Altruism)}} {
-		if a.n > 0 {
-			s.Order = append(s.Order, a.axis)
-		}
-	}
-	o.spec = s
-	o.flags = map[string]string{}
-	cmd.Flags().Visit(func(f *pflag.Flag) {
-		if slices.Contains(sweepAxisFlags, f.Name) {
-			o.flags[f.Name] = flagValue(f)
-		}
-	})
-	return nil
-}
-
-// parseSeeds reads --seeds: "FIRST..LAST" or a list "1,2,3" ("": [1]).
-func parseSeeds(s string) ([]uint64, error) {
-	if s == "" {
-		return []uint64{1}, nil
-	}
-	bad := usageErrorf("invalid --seeds %q: want a range FIRST..LAST such as 1..20, or a list such as 1,2,3", s)
-	if a, b, ok := strings.Cut(s, ".."); ok {
-		lo, err1 := strconv.ParseUint(a, 10, 63)
-		hi, err2 := strconv.ParseUint(b, 10, 63)
-		switch {
-		case err1 != nil || err2 != nil:
-			return nil, bad
-		case lo > hi:
-			return nil, usageErrorf("invalid --seeds %q: the first seed must not exceed the last", s)
-		case hi-lo >= datasets.MaxSweepValues:
-			return nil, usageErrorf("invalid --seeds %q: at most %d seeds", s, datasets.MaxSweepValues)
-		}
-		var out []uint64
-		for x := lo; x <= hi; x++ {
-			out = append(out, x)
-		}
-		return out, nil
-	}
-	var out []uint64
-	for _, f := range strings.Split(s, ",") {
-		x, err := strconv.ParseUint(strings.TrimSpace(f), 10, 63)
-		if err != nil {
-			return nil, bad
-		}
-		if slices.Contains(out, x) {
-			return nil, usageErrorf("invalid --seeds %q: seed %d is given twice", s, x)
-		}
-		out = append(out, x)
-	}
-	return out, nil
-}
-
 func sweepRun(o *sweepOptions) error {
 	store := &cellDir{dir: filepath.Join(o.Out, sweepCellsDir)}
 	if err := os.MkdirAll(store.dir, 0o755); err != nil {
@@ -319,81 +181,4 @@ func sweepRun(o *sweepOptions) error {
 		return writePart(o.io, filepath.Join(o.Out, pipeline.SweepPartsDir), res.Part)
 	}
 	return writeSweepOutputs(o.io, o.Out, res.Doc, true)
-}
-
-// writeSweepOutputs writes a sweep's summary into dir (sweep.json,
-// sweep.xlsx, figures/) and, with table, prints its table to stdout.
-func writeSweepOutputs(streams *ioStreams, dir string, doc *plan.SimulationSweep, table bool) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("creating %s: %w", dir, err)
-	}
-	if err := writeTo(nil, filepath.Join(dir, sweepDocFile), func(w io.Writer) error { return reports.WriteJSON(w, doc) }); err != nil {
-		return err
-	}
-	wb, err := reports.SweepWorkbook(doc)
-	if err != nil {
-		return err
-	}
-	if err := writeTo(nil, filepath.Join(dir, sweepXLSXFile), wb.Write); err != nil {
-		return err
-	}
-	figs, err := reports.SweepFigures(doc)
-	if err != nil {
-		return err
-	}
-	if err := writeFigures(filepath.Join(dir, sweepFiguresDir), figs); err != nil {
-		return err
-	}
-	if table {
-		return reports.WriteSweepText(streams.Out, doc, streams.OutTerminal)
-	}
-	return nil
-}
-
-// writeFigures writes every figure into dir, each atomically.
-func writeFigures(dir string, figs []reports.Figure) error {
-	if len(figs) == 0 {
-		return nil
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	for _, f := range figs {
-		data := f.SVG
-		if err := writeTo(nil, filepath.Join(dir, f.Name+".svg"), func(w io.Writer) error { _, err := w.Write(data); return err }); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// cellDir is the cell store of a sweep's output directory: one
-// SimulationResult per cell, cells/<id>.json, written atomically.
-type cellDir struct{ dir string }
-
-func (c *cellDir) path(id string) string { return filepath.Join(c.dir, id+".json") }
-
-// Load implements pipeline.CellStore.
-func (c *cellDir) Load(id string) ([]byte, bool, error) {
-	data, err := os.ReadFile(c.path(id))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, false, nil
-	}
-	if err != nil {
-		return nil, false, fmt.Errorf("reading %s: %w", c.path(id), err)
-	}
-	return data, true, nil
-}
-
-// Save implements pipeline.CellStore.
-func (c *cellDir) Save(id string, doc *plan.SimulationResult) error {
-	return writeTo(nil, c.path(id), func(w io.Writer) error { return reports.WriteJSON(w, doc) })
-}
-
-// flagValue is a flag's value as given: lists joined by commas.
-func flagValue(f *pflag.Flag) string {
-	if sv, ok := f.Value.(pflag.SliceValue); ok {
-		return strings.Join(sv.GetSlice(), ",")
-	}
-	return f.Value.String()
 }
