@@ -10,7 +10,8 @@
 #      array and the dependent merge with submit.sh --wait;
 #   3. checks that the merged document is byte-identical to the local one.
 # Every daemon it started is stopped by PID at the end, also on failure.
-# Needs root (slurmd runs jobs as the submitting user and munged as munge).
+# Needs root (slurmd runs jobs as the submitting user, munged as munge);
+# it re-runs itself with sudo when started as another user.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
@@ -23,8 +24,9 @@ if ! command -v slurmctld >/dev/null 2>&1 || ! command -v munged >/dev/null 2>&1
 	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq slurm-wlm munge >/dev/null
 fi
 if [ "$(id -u)" -ne 0 ]; then
-	echo "test-slurm: run as root (slurmd and munged need it): sudo make test-slurm" >&2
-	exit 1
+	# slurmd and munged need root: run the rest under sudo, keeping Go's
+	# environment (PATH, GOPATH, caches).
+	exec sudo -E env "PATH=$PATH" "$0" "$@"
 fi
 if [ ! -s /etc/munge/munge.key ]; then
 	runuser -u munge -- mungekey --create --keyfile=/etc/munge/munge.key
