@@ -79,6 +79,9 @@ func K8sJobs(o K8sJobOptions) (shards, merge *batchv1.Job, err error) {
 		return nil, nil, fmt.Errorf("export: mount path %q: want an absolute path", o.MountPath)
 	case o.Namespace != "" && len(validation.IsDNS1123Label(o.Namespace)) > 0:
 		return nil, nil, fmt.Errorf("export: namespace %q: want an RFC 1123 label", o.Namespace)
+	case len(o.Run.Name)+1+len(strconv.Itoa(o.Run.Shards-1)) > validation.DNS1123LabelMaxLength:
+		return nil, nil, fmt.Errorf("export: job name %q is too long for %d shards: a pod's hostname, NAME-INDEX, must stay within %d characters",
+			o.Run.Name, o.Run.Shards, validation.DNS1123LabelMaxLength)
 	case o.BackoffLimitPerIndex < 0:
 		return nil, nil, fmt.Errorf("export: backoff limit per index %d: want 0 or more", o.BackoffLimitPerIndex)
 	}

@@ -21,6 +21,10 @@ type SlurmOptions struct {
 	Partition, Time, Chdir string
 }
 
+// slurmDefaultMaxArraySize is Slurm's default MaxArraySize: array indices
+// must stay below it.
+const slurmDefaultMaxArraySize = 1001
+
 // slurmWord matches the values written into #SBATCH lines unquoted.
 var slurmWord = regexp.MustCompile(`^[A-Za-z0-9_./:@%+-]+$`)
 
@@ -100,7 +104,12 @@ func Slurm(o SlurmOptions) (*Export, error) {
 	submit.WriteString("array=${array%%;*}\n")
 	submit.WriteString("echo \"shards: job $array\"\n")
 	submit.WriteString("sbatch --parsable --dependency=afterok:\"$array\" --kill-on-invalid-dep=yes \"$@\" \"$here/merge.sbatch\" | sed 's/^/merge: job /'\n")
-	return &Export{Files: []File{
+	var warnings []string
+	if r.Shards > slurmDefaultMaxArraySize-1 {
+		warnings = append(warnings, fmt.Sprintf("slurm: an array of %d tasks needs MaxArraySize > %d in slurm.conf (the default is %d)",
+			r.Shards, r.Shards-1, slurmDefaultMaxArraySize))
+	}
+	return &Export{Warnings: warnings, Files: []File{
 		{Path: SlurmShardsPath, Data: []byte(shards.String()), Executable: true},
 		{Path: SlurmMergePath, Data: []byte(merge.String()), Executable: true},
 		{Path: SlurmSubmitPath, Data: []byte(submit.String()), Executable: true},

@@ -48,3 +48,22 @@ func TestSlurm(t *testing.T) {
 		t.Error("a partition with a space was accepted")
 	}
 }
+
+// TestSlurmLargeArray warns when the array exceeds Slurm's default
+// MaxArraySize (indices 0 … 1000).
+func TestSlurmLargeArray(t *testing.T) {
+	run := testRun()
+	for _, tc := range []struct {
+		shards int
+		warn   bool
+	}{{1000, false}, {1001, true}} {
+		run.Shards = tc.shards
+		e, err := Slurm(SlurmOptions{Run: run})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := len(e.Warnings) > 0; got != tc.warn {
+			t.Errorf("%d shards: warnings %v", tc.shards, e.Warnings)
+		}
+	}
+}

@@ -106,6 +106,7 @@ func jobExportRun(streams *ioStreams, o *jobExportOptions, out string, asJSON bo
 		run.Command = append(run.Command, "--workers", strconv.FormatInt((run.Resources.MilliCPU+999)/1000, 10))
 	}
 	var files []export.File
+	var warnings []string
 	for _, t := range slices.Compact(slices.Sorted(slices.Values(targets))) {
 		var e *export.Export
 		if t == targetK8sJob {
@@ -118,8 +119,9 @@ func jobExportRun(streams *ioStreams, o *jobExportOptions, out string, asJSON bo
 			return err
 		}
 		files = append(files, e.Files...)
+		warnings = append(warnings, e.Warnings...)
 	}
-	return writeExport(streams, out, asJSON, files, nil)
+	return writeExport(streams, out, asJSON, files, warnings)
 }
 
 // shardedRun checks the command (a shardable capplan command line that
