@@ -114,7 +114,7 @@ func TestK8sJobErrors(t *testing.T) {
 		{"no shards", func(o *K8sJobOptions) { o.Run.Shards = 0 }, "0 shards"},
 		{"no memory", func(o *K8sJobOptions) { o.Run.Resources.MemoryBytes = 1 << 20 }, "memory must be at least"},
 		{"program with a space", func(o *K8sJobOptions) { o.Run.Capplan = "/opt/my capplan" }, "capplan program"},
-		{"hostname too long", func(o *K8sJobOptions) { o.Run.Name = strings.Repeat("a", 62) // 62 + "-7" > 63 }, "too long for 8 shards"},
+		{"hostname too long", func(o *K8sJobOptions) { o.Run.Name = strings.Repeat("a", 62) }, "too long for 8 shards"}, // 62 + len("-7") > 63
 	}
 	for _, tc := range cases {
 		o := ok
