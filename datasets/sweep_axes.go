@@ -44,6 +44,12 @@ func readSweepWorkloads(o object, cluster, demand string) []SweepWorkload {
 			}
 			w.Example = b
 		}
+		if w.File == "" {
+			// The sweep's cluster and demand are those of workload
+			// files; a generator brings its own, the example too unless
+			// the entry names one.
+			w.Cluster, w.Demand = "", ""
+		}
 		if c, ok := wo.str("cluster", false); ok {
 			w.Cluster = c
 		}

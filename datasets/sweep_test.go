@@ -50,7 +50,7 @@ altruism: [0, 1]
 	w := s.Workloads
 	if len(w) != 3 || w[0].File != "jobs.yaml" || w[0].Cluster != "c.yaml" || w[0].Path != "workloads[0]" ||
 		w[1].Generator != "fb" || w[1].Name != "small" || w[1].Params["jobs"] != "500" || w[1].Params["users"] != "4" ||
-		!w[2].Example || w[2].Demand != "d.yaml" || w[2].Cluster != "c.yaml" {
+		w[1].Cluster != "" || !w[2].Example || w[2].Demand != "d.yaml" || w[2].Cluster != "" {
 		t.Errorf("workloads %+v", w)
 	}
 	if p := s.Policies; len(p) != 2 || p[0].Name != "drf" || p[1].Name != "tetris" || p[1].Params["m"] != "0.1" {

@@ -343,3 +343,25 @@ func TestSweepInputChanged(t *testing.T) {
 		t.Errorf("after the edit: %d cells simulated (want 2), ids %s → %s", second.Ran, first.Doc.Cells[0].ID, second.Doc.Cells[0].ID)
 	}
 }
+
+// TestSweepMixedWorkloads runs a workload file on the sweep's cluster
+// beside a generated workload, which brings its own.
+func TestSweepMixedWorkloads(t *testing.T) {
+	dir := t.TempDir()
+	files := datasets.SimulateExampleFiles()
+	for _, n := range []string{"cluster.yaml", "workload.yaml"} {
+		if err := os.WriteFile(filepath.Join(dir, n), files[n], 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := exampleSweep(t, "apiVersion: capplan/v1\nkind: Sweep\ncluster: cluster.yaml\n"+
+		"workloads: [workload.yaml, {generator: googlelike, params: {jobs: 20, machines: 40}}]\npolicies: [fifo]\n")
+	s.Dir = dir
+	res, err := Sweep(SweepOptions{Spec: s, Store: newMemStore(), Generator: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Doc.Cells) != 2 || res.Doc.Cells[0].Workload != "workload.yaml" || res.Doc.Cells[1].Workload != "googlelike" || res.Doc.Cells[1].Jobs != 20 {
+		t.Errorf("cells %+v", res.Doc.Cells)
+	}
+}
