@@ -1,9 +1,9 @@
 # capplan — see README.md. `make run` and `make test` are the set-up contract.
 GO       ?= go
 FUZZTIME ?= 4s
-FUZZ_DATASETS := FuzzParseCluster FuzzParseDemand FuzzParseWorkload FuzzParseKubectl FuzzParseOpenB
+FUZZ_DATASETS := FuzzParseCluster FuzzParseDemand FuzzParseWorkload FuzzParseKubectl FuzzParseOpenB FuzzParseSweep
 
-.PHONY: run test fuzz test-clp bench build
+.PHONY: run test fuzz test-clp test-slurm bench build
 
 build:
 	$(GO) build -o bin/capplan ./cmd/capplan
@@ -26,7 +26,7 @@ fuzz:
 		echo "fuzz $$f ($(FUZZTIME))"; \
 		$(GO) test -run='^$$' -fuzz="^$$f$$" -fuzztime=$(FUZZTIME) -fuzzminimizetime=1s ./datasets/ || exit 1; \
 	done
-	@for f in FuzzDecodeDocument FuzzDecodePlan; do \
+	@for f in FuzzDecodeDocument FuzzDecodePlan FuzzMergeParts; do \
 		echo "fuzz $$f ($(FUZZTIME))"; \
 		$(GO) test -run='^$$' -fuzz="^$$f$$" -fuzztime=$(FUZZTIME) -fuzzminimizetime=1s ./plan/ || exit 1; \
 	done
@@ -35,6 +35,11 @@ fuzz:
 test-clp:
 	$(GO) vet -tags clp ./...
 	$(GO) test -tags clp ./lp/ ./pipeline/ ./cmd/...
+
+# Sharding on a real one-node Slurm (installs slurm-wlm and munge when
+# missing; needs root): sharded sweep and DAG set, merged byte-identical.
+test-slurm:
+	./scripts/test-slurm.sh
 
 # Quality/speed tables, then the Go benchmarks. BENCHTAGS=clp adds the CLP backend.
 bench:

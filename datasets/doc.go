@@ -1,5 +1,6 @@
 // Package datasets is capplan's input layer: the capplan/v1 input model
-// (Cluster inventories, Demand forecasts and DAG Workloads), its loaders
+// (Cluster inventories, Demand forecasts, DAG Workloads and simulator
+// Sweeps), its loaders
 // (capplan YAML or JSON, `kubectl get nodes -o json` node lists, the
 // Alibaba GPU trace openb), the cross-checks between inputs, the
 // coalescing of nodes into machine types, seeded synthetic generators, and

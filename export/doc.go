@@ -2,7 +2,10 @@
 // runtime schedulers load (YARN: fair-scheduler.xml, capacity-scheduler.xml
 // and node label commands; Kubernetes: Namespaces, ResourceQuotas,
 // PriorityClasses, node labels, taints and toleration snippets; Kueue:
-// ResourceFlavors, ClusterQueues and LocalQueues) and, through Report, the
+// ResourceFlavors, ClusterQueues and LocalQueues), the jobs that run a
+// sharded capplan command on a batch system (a Kubernetes Indexed Job and
+// its merge Job; a Slurm job array, its merge and a submit script, from a
+// ShardedRun) and, through Report, the
 // report files of a bundle (report.html, report.xlsx, figures/*.svg, drawn
 // by package reports); BundleFiles renders a whole plan bundle (documents,
 // exports, reports, plan.json).

@@ -69,6 +69,9 @@ type DAGInput struct {
 
 	// capacity is the parsed MachineCapacity, in base units.
 	capacity map[string]float64
+	// shard, when set, restricts the run to one shard's slice of the jobs
+	// (DAGSchedulePart, DAGBoundsPart, DAGCheckPart).
+	shard *dagShard
 }
 
 // validate checks the options and parses MachineCapacity.

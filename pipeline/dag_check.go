@@ -75,6 +75,7 @@ func DAGCheck(o DAGCheckOptions) (*plan.DAGCheck, error) {
 	if err != nil {
 		return nil, err
 	}
+	matched = takeShard(o.Input.shard, matched, func(m dagMatch) *dag.DAG { return jobs[m.job].d })
 	flags := map[string]string{}
 	o.Input.flags(flags)
 	inputs = append(append(src.inputs, inputs...), plan.Input{Role: "schedule", Path: o.SchedulePath, SHA256: plan.Digest(data)})

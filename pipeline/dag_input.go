@@ -209,5 +209,6 @@ func (o *DAGInput) load() (*dagLoaded, error) {
 	}
 	rejected = append(src.rejected, rejected...)
 	o.reject(src.path, rejected)
+	jobs = takeShard(o.shard, jobs, func(j dagJob) *dag.DAG { return j.d })
 	return &dagLoaded{src: src, machines: machines, inputs: append(src.inputs, inputs...), jobs: jobs, rejected: rejected}, nil
 }

@@ -10,9 +10,16 @@
 //
 // Jobs: FairShare (CMMF shares), Shapes (X-Size catalog), Pack (X-Select
 // ownership packing), Size (min-nodes sizing, one node type or a mix),
-// DAGSchedule, DAGBounds and DAGCheck; Plan chains them into the documents
-// of a plan bundle (`capplan plan`), and CheckPlan re-verifies a written
-// bundle from its inputs with the independent checkers.
+// DAGSchedule, DAGBounds and DAGCheck, Simulate and Sweep (simulator runs
+// and parameter sweeps over them); Plan chains the planning jobs into the
+// documents of a plan bundle (`capplan plan`), and CheckPlan re-verifies a
+// written bundle from its inputs with the independent checkers.
+//
+// Sharding (shard.go): Sweep and the DAG jobs run one deterministic slice
+// of their items with a shard (DAGSchedulePart, DAGBoundsPart,
+// DAGCheckPart, SweepOptions.Shard), balanced by estimated cost
+// (shard_cost.go), and return a plan.Part; Merge combines the parts of
+// all shards into the document of the unsharded run.
 //
 // Functions here never print: progress goes to optional callbacks in the
 // options. Options that do not suit the input return an *OptionError (a

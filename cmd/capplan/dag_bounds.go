@@ -14,6 +14,7 @@ type dagBoundsOptions struct {
 	io     *ioStreams
 	run    pipeline.DAGBoundsOptions
 	output outputOptions
+	shard  shardOptions
 }
 
 func newDAGBoundsCmd(io *ioStreams) *cobra.Command {
@@ -36,7 +37,7 @@ run time is reported beside them. The input and machines flags are those of
 			if err := validateDAGArgs(cmd, args, &opts.run.Input); err != nil {
 				return err
 			}
-			if err := opts.output.validate(); err != nil {
+			if err := opts.shard.validate(&opts.output); err != nil {
 				return err
 			}
 			return dagBoundsRun(opts)
@@ -45,6 +46,7 @@ run time is reported beside them. The input and machines flags are those of
 	f := cmd.Flags()
 	bindDAGInput(f, &opts.run.Input)
 	opts.output.bind(f, "DAGBounds")
+	opts.shard.bind(f)
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(pipeline.DAGFormats, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
@@ -52,6 +54,14 @@ run time is reported beside them. The input and machines flags are those of
 func dagBoundsRun(o *dagBoundsOptions) error {
 	finish := reportDAGInput(o.io, "bounds", &o.run.Input)
 	o.run.Generator = generator()
+	if o.shard.shard != nil {
+		part, err := pipeline.DAGBoundsPart(o.run, *o.shard.shard)
+		finish()
+		if err != nil {
+			return err
+		}
+		return writePart(o.io, o.output.Out, part)
+	}
 	doc, err := pipeline.DAGBounds(o.run)
 	finish()
 	if err != nil {

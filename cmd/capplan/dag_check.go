@@ -15,6 +15,7 @@ type dagCheckOptions struct {
 	io     *ioStreams
 	run    pipeline.DAGCheckOptions
 	output outputOptions
+	shard  shardOptions
 }
 
 func newDAGCheckCmd(io *ioStreams) *cobra.Command {
@@ -45,7 +46,7 @@ Exit status 1 when the schedule has a violation, 0 when it is feasible.`,
 			if err := validateDAGArgs(cmd, args, &opts.run.Input); err != nil {
 				return err
 			}
-			if err := opts.output.validate(); err != nil {
+			if err := opts.shard.validate(&opts.output); err != nil {
 				return err
 			}
 			return dagCheckRun(opts)
@@ -55,6 +56,7 @@ Exit status 1 when the schedule has a violation, 0 when it is feasible.`,
 	f.StringVarP(&opts.run.SchedulePath, "schedule", "s", "", "the schedule to check: DAGSchedule JSON or CSV `file`")
 	bindDAGInput(f, &opts.run.Input)
 	opts.output.bind(f, "DAGCheck")
+	opts.shard.bind(f)
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(pipeline.DAGFormats, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
@@ -78,6 +80,14 @@ func dagCheckRun(o *dagCheckOptions) error {
 	var finish func()
 	o.run.Input.Progress, finish = newProgress(o.io, "checking")
 	o.run.Generator = generator()
+	if o.shard.shard != nil {
+		part, err := pipeline.DAGCheckPart(o.run, *o.shard.shard)
+		finish()
+		if err != nil {
+			return err
+		}
+		return writePart(o.io, o.output.Out, part)
+	}
 	doc, err := pipeline.DAGCheck(o.run)
 	finish()
 	if err != nil {

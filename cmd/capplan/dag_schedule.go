@@ -18,6 +18,7 @@ type dagScheduleOptions struct {
 	run    pipeline.DAGScheduleOptions
 	Stats  bool
 	output outputOptions
+	shard  shardOptions
 }
 
 func newDAGScheduleCmd(io *ioStreams) *cobra.Command {
@@ -71,6 +72,7 @@ passes an independent check of precedence and capacity before it is written.`,
 	f.StringSliceVar(&opts.run.Compare, "compare", nil, "also run these `methods` and report their makespans")
 	f.BoolVar(&opts.Stats, "stats", false, "print timings to stderr")
 	opts.output.bind(f, "DAGSchedule")
+	opts.shard.bind(f)
 	methods := cobra.FixedCompletions(pipeline.DAGMethods(), cobra.ShellCompDirectiveNoFileComp)
 	_ = cmd.RegisterFlagCompletionFunc("method", methods)
 	_ = cmd.RegisterFlagCompletionFunc("compare", methods)
@@ -82,12 +84,20 @@ func (o *dagScheduleOptions) validate(cmd *cobra.Command, args []string) error {
 	if err := validateDAGArgs(cmd, args, &o.run.Input); err != nil {
 		return err
 	}
-	return o.output.validate()
+	return o.shard.validate(&o.output)
 }
 
 func dagScheduleRun(o *dagScheduleOptions) error {
 	finish := reportDAGInput(o.io, "scheduling", &o.run.Input)
 	o.run.Generator = generator()
+	if o.shard.shard != nil {
+		part, err := pipeline.DAGSchedulePart(o.run, *o.shard.shard)
+		finish()
+		if err != nil {
+			return err
+		}
+		return writePart(o.io, o.output.Out, part)
+	}
 	res, err := pipeline.DAGSchedule(o.run)
 	finish()
 	if err != nil {

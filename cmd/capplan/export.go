@@ -33,13 +33,14 @@ type exportOptions struct {
 	DemandPath string
 	Out        string
 	JSON       bool
+	jobs       jobExportOptions
 }
 
 func newExportCmd(io *ioStreams) *cobra.Command {
 	opts := &exportOptions{io: io}
 	cmd := &cobra.Command{
-		Use:   "export {yarn | k8s | kueue}... {-p <plan.json> | --fairshare <file>} -o <dir>",
-		Short: "Write scheduler configuration (YARN, Kubernetes, Kueue) from a plan",
+		Use:   "export {yarn | k8s | kueue}... {-p <plan.json> | --fairshare <file>} -o <dir>  |  export {k8s-job | slurm}... --shards N -o <dir> -- <command>",
+		Short: "Write scheduler configuration (YARN, Kubernetes, Kueue) from a plan, or sharded jobs (Kubernetes, Slurm)",
 		Long: `Write the files runtime schedulers load, from a plan's documents (no solving):
 
   yarn    yarn/fair-scheduler.xml (one queue per application: weight, minResources
@@ -59,19 +60,42 @@ The documents come from a plan bundle (-p plan.json) or from a FairShare
 (--fairshare) and, optionally, an ownership PackingPlan (--packing), which
 names the nodes of each machine type. The demand (eligibility, caps, sharing
 policies) is -d, or else the plan's demand input when it is still there
-unchanged. Files are written atomically; warnings go to stderr.`,
+unchanged. Files are written atomically; warnings go to stderr.
+
+The batch targets run a capplan command (sweep, dag schedule, dag bounds or
+dag check, given after --, writing with -o DIR) in --shards N shards, each with
+--shard-from-env, then 'capplan merge':
+
+  k8s-job k8s-job/job.yaml (a batch/v1 Job, completionMode Indexed, completions =
+          parallelism = N, backoffLimitPerIndex), k8s-job/merge-job.yaml and
+          k8s-job/run.sh (apply, wait, merge); the PersistentVolumeClaim --pvc is
+          mounted at --mount, the working directory, so relative paths work
+  slurm   slurm/shards.sbatch (--array=0-(N-1)), slurm/merge.sbatch and
+          slurm/submit.sh (submits both, the merge with --dependency=afterok)
+
+A shard's CPU and memory come from --cpu and --memory, or --measure runs shard
+0 of N here and requests its peak memory (× --headroom) and average cores.`,
 		Example: `  capplan fairshare --example --per-node -o fs.json
   capplan export yarn k8s kueue --fairshare fs.json -o export/
-  capplan export kueue -p bundle/plan.json -d demand.yaml -o bundle/export`,
+  capplan export kueue -p bundle/plan.json -d demand.yaml -o bundle/export
+  capplan export k8s-job --shards 8 --image capplan:v1 --pvc capplan-data --measure -o jobs/ -- sweep sweep.yaml -o out
+  capplan export slurm --shards 64 --cpu 2 --memory 4Gi -o jobs/ -- dag schedule batch_task.csv -o parts`,
 		Args: wrapArgs(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			targets, command := exportArgs(cmd, args)
+			if isJobExport(targets) {
+				return jobExportRun(opts.io, &opts.jobs, opts.Out, opts.JSON, targets, command)
+			}
+			if len(command) > 0 {
+				return usageErrorf("only the %s and %s targets take a command after --", targetK8sJob, targetSlurm)
+			}
 			opts.Targets = args
 			if err := opts.validate(); err != nil {
 				return err
 			}
 			return exportRun(opts)
 		},
-		ValidArgs: []string{"yarn", "k8s", "kueue"},
+		ValidArgs: []string{"yarn", "k8s", "kueue", targetK8sJob, targetSlurm},
 	}
 	f := cmd.Flags()
 	f.StringVarP(&opts.PlanPath, "plan", "p", "", "plan bundle index `plan.json` (its directory holds the documents)")
@@ -80,13 +104,14 @@ unchanged. Files are written atomically; warnings go to stderr.`,
 	f.StringVarP(&opts.DemandPath, "demand", "d", "", "demand `file` the plan was made for (default: the plan's demand input)")
 	f.StringVarP(&opts.Out, "out", "o", "", "write the files under `dir` (created if needed)")
 	f.BoolVar(&opts.JSON, "json", false, "print the files written and the warnings as JSON to stdout")
+	opts.jobs.bind(f)
 	return cmd
 }
 
 func (o *exportOptions) validate() error {
 	for _, t := range o.Targets {
 		if _, ok := exportTargets[t]; !ok {
-			return usageErrorf("unknown export target %q: valid targets are yarn, k8s, kueue", t)
+			return usageErrorf("unknown export target %q: valid targets are yarn, k8s, kueue, k8s-job, slurm", t)
 		}
 	}
 	switch {
@@ -123,15 +148,21 @@ func exportRun(o *exportOptions) error {
 		files = append(files, e.Files...)
 		warnings = append(warnings, e.Warnings...)
 	}
-	if err := export.WriteDir(o.Out, files); err != nil {
+	return writeExport(o.io, o.Out, o.JSON, files, warnings)
+}
+
+// writeExport writes the exported files under out and lists them (and the
+// warnings) on stderr, or as JSON on stdout.
+func writeExport(streams *ioStreams, out string, asJSON bool, files []export.File, warnings []string) error {
+	if err := export.WriteDir(out, files); err != nil {
 		return err
 	}
 	written := make([]string, len(files))
 	for i, f := range files {
-		written[i] = filepath.Join(o.Out, filepath.FromSlash(f.Path))
+		written[i] = filepath.Join(out, filepath.FromSlash(f.Path))
 	}
-	if o.JSON {
-		enc := json.NewEncoder(o.io.Out)
+	if asJSON {
+		enc := json.NewEncoder(streams.Out)
 		enc.SetIndent("", "  ")
 		return enc.Encode(struct {
 			Files    []string `json:"files"`
@@ -139,10 +170,10 @@ func exportRun(o *exportOptions) error {
 		}{written, append([]string{}, warnings...)})
 	}
 	for _, w := range written {
-		fmt.Fprintf(o.io.ErrOut, "wrote %s\n", w)
+		fmt.Fprintf(streams.ErrOut, "wrote %s\n", w)
 	}
 	for _, w := range warnings {
-		fmt.Fprintf(o.io.ErrOut, "warning: %s\n", w)
+		fmt.Fprintf(streams.ErrOut, "warning: %s\n", w)
 	}
 	return nil
 }

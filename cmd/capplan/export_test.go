@@ -140,7 +140,7 @@ func TestExportUsage(t *testing.T) {
 		code int
 		want string
 	}{
-		{"unknown target", []string{"export", "slurm", "--fairshare", fs, "-o", dir}, 2, `unknown export target "slurm"`},
+		{"unknown target", []string{"export", "nomad", "--fairshare", fs, "-o", dir}, 2, `unknown export target "nomad": valid targets are yarn, k8s, kueue, k8s-job, slurm`},
 		{"no plan", []string{"export", "yarn", "-o", dir}, 2, "a plan is required"},
 		{"no out", []string{"export", "yarn", "--fairshare", fs}, 2, "an output directory is required"},
 		{"both", []string{"export", "yarn", "-p", dir, "--fairshare", fs, "-o", dir}, 2, "-p cannot be combined"},

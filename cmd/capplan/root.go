@@ -81,6 +81,8 @@ plans with proven quality, and writes them for schedulers and spreadsheets.`,
 		newReportCmd(io),
 		newSimulateCmd(io, nil),
 		newPlanCmd(io),
+		newSweepCmd(io),
+		newMergeCmd(io),
 	)
 	return root
 }
