@@ -91,7 +91,7 @@ func TestChoosyPaperExamples(t *testing.T) {
 			// → u3 (1, then 2 < 4); m4 (three users) → u1 (1, tied with u2,
 			// lower id). Levels (2, 1, 3, 4): Fig. 4, the CMMF allocation.
 			name: "fig1", users: 4,
-			who: [][]int{{1}, {3}, {2, 3}, {1, 2, 3}, {4}, {3, 4}, {3, 4}, {4}, {4}, {4}},
+			who:  [][]int{{1}, {3}, {2, 3}, {1, 2, 3}, {4}, {3, 4}, {3, 4}, {4}, {4}, {4}},
 			want: [][]string{{"m1", "m4"}, {"m3"}, {"m2", "m6", "m7"}, {"m10", "m5", "m8", "m9"}},
 		},
 	}
