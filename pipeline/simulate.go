@@ -103,6 +103,14 @@ func Simulate(o SimulateOptions) (*plan.SimulationSet, error) {
 	if err != nil {
 		return nil, err
 	}
+	for i, n := range names {
+		pol, _ := makers[i]()
+		if cc, ok := pol.(clusterChecker); ok {
+			if err := cc.CheckCluster(w.cluster); err != nil {
+				return nil, fmt.Errorf("pipeline: policy %s on workload %s: %w", n, w.name, err)
+			}
+		}
+	}
 	if w.jobs != nil {
 		rej, err := sim.Admit(sim.Config{Cluster: w.cluster, Users: w.users}, w.jobs)
 		if err != nil {
@@ -117,6 +125,7 @@ func Simulate(o SimulateOptions) (*plan.SimulationSet, error) {
 				w.rejected[0].Job, w.rejected[0].Reason)
 		}
 	}
+	prb := make([]*probes, len(names))
 	results := make([]*sim.Result, len(names))
 	traces := make([]*sim.Trace, len(names))
 	alone := make([][]sim.Tick, len(names))
@@ -133,7 +142,11 @@ func Simulate(o SimulateOptions) (*plan.SimulationSet, error) {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			results[i], traces[i], errs[i] = runCell(&o, w, makers[i])
+			prb[i] = newProbes(&o, w, names)
+			results[i], traces[i], errs[i] = runCell(&o, w, makers[i], prb[i].observers())
+			if errs[i] == nil {
+				prb[i].finish(results[i])
+			}
 			if errs[i] == nil && o.Alone {
 				alone[i], errs[i] = runAlone(&o, w, makers[i], results[i])
 			}
@@ -145,16 +158,25 @@ func Simulate(o SimulateOptions) (*plan.SimulationSet, error) {
 			return nil, fmt.Errorf("pipeline: policy %s: %w", names[i], err)
 		}
 	}
-	return buildSet(&o, w, names, results, traces, alone), nil
+	set := buildSet(&o, w, names, results, traces, alone)
+	fillProbes(set, names, prb)
+	return set, nil
+}
+
+// clusterChecker is implemented by policies that run only on some
+// clusters (the CMMF comparators need slot mode; xschedule containers).
+type clusterChecker interface {
+	CheckCluster(c *sim.Cluster) error
 }
 
 // runCell runs one policy over a fresh source of the workload.
-func runCell(o *SimulateOptions, w *workload, mk func() (sim.Policy, error)) (*sim.Result, *sim.Trace, error) {
+func runCell(o *SimulateOptions, w *workload, mk func() (sim.Policy, error), extra []sim.Observer) (*sim.Result, *sim.Trace, error) {
 	pol, err := mk()
 	if err != nil {
 		return nil, nil, err
 	}
 	cfg := w.config(o, pol)
+	cfg.Observers = append(cfg.Observers, extra...)
 	var tr *sim.Trace
 	if len(o.Gantt) > 0 {
 		keep := ganttFilter(o.Gantt, w)

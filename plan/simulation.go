@@ -88,6 +88,10 @@ type SimulationRun struct {
 	Stats   SimStats    `json:"stats"`
 	// Gantt holds the task runs of the jobs chosen for a Gantt chart.
 	Gantt []SimGanttJob `json:"gantt,omitempty"`
+	// RMSE compares the run with each CMMF comparator of the set
+	// (Choosy §7.1); Constraints describes the constrained jobs.
+	RMSE        []SimShareFit   `json:"rmse,omitempty"`
+	Constraints *SimConstraints `json:"constraints,omitempty"`
 }
 
 // SimGanttJob is one job's task runs, in start order.

@@ -48,6 +48,7 @@ type choosy struct {
 	stamp   []int32       // per class: last user counted (+1)
 	contend []int32       // per class: users with runnable work eligible for it
 	free    []sim.MachineID
+	classes []sim.ClassID
 	seen    []uint32 // per machine: round it was listed in free
 	round   uint32
 }
@@ -77,15 +78,18 @@ func (c *choosy) offerFreed(s *sim.State, p *sim.Planner) bool {
 	if len(s.RunnableJobs()) == 0 || len(s.Dirty()) == 0 && len(s.NewRunnable()) == 0 {
 		return false
 	}
+	c.collect(s)
+	multi := len(s.Classes()) > 1
+	if multi {
+		c.countContention(s)
+	}
 	c.listFree(s)
 	if len(c.free) == 0 {
 		return false
 	}
-	c.collect(s)
-	if len(s.Classes()) == 1 {
+	if !multi {
 		slices.Sort(c.free)
 	} else {
-		c.countContention(s)
 		slices.SortStableFunc(c.free, func(a, b sim.MachineID) int {
 			ca, cb := s.ClassOf(a), s.ClassOf(b)
 			if x, y := c.contend[ca], c.contend[cb]; x != y {
@@ -117,7 +121,10 @@ func (c *choosy) offerFreed(s *sim.State, p *sim.Planner) bool {
 }
 
 // listFree lists the candidate machines of step 1: the dirty machines with
-// room, and for every new group up to Len() machines that hold its head.
+// room, and for every new group up to Len() machines that hold its head,
+// taken from its eligible classes in order of increasing contention (then
+// class id), so that new work is offered the machines fewest other users
+// can use.
 func (c *choosy) listFree(s *sim.State) {
 	if len(c.seen) < s.NumMachines() {
 		c.seen = make([]uint32, s.NumMachines())
@@ -144,11 +151,21 @@ func (c *choosy) listFree(s *sim.State) {
 		if n == 0 {
 			continue
 		}
-		s.ForEachFit(gv.Head(), func(m sim.MachineID) bool {
-			add(m)
-			n--
-			return n > 0
-		})
+		c.classes = append(c.classes[:0], gv.Eligible().List()...)
+		if len(c.contend) > 0 {
+			slices.SortStableFunc(c.classes, func(a, b sim.ClassID) int { return int(c.contend[a] - c.contend[b]) })
+		}
+		dem := gv.HeadDemand()
+		for _, cl := range c.classes {
+			if n == 0 {
+				break
+			}
+			s.Index().ForEachFit(cl, dem, func(m sim.MachineID) bool {
+				add(m)
+				n--
+				return n > 0
+			})
+		}
 	}
 }
 
