@@ -106,7 +106,7 @@ func Simulate(o SimulateOptions) (*plan.SimulationSet, error) {
 	for i, n := range names {
 		pol, _ := makers[i]()
 		if cc, ok := pol.(clusterChecker); ok {
-			if err := cc.CheckCluster(w.cluster); err != nil {
+			if err := cc.CheckCluster(w.cluster, w.users); err != nil {
 				return nil, fmt.Errorf("pipeline: policy %s on workload %s: %w", n, w.name, err)
 			}
 		}
@@ -166,7 +166,7 @@ func Simulate(o SimulateOptions) (*plan.SimulationSet, error) {
 // clusterChecker is implemented by policies that run only on some
 // clusters (the CMMF comparators need slot mode; xschedule containers).
 type clusterChecker interface {
-	CheckCluster(c *sim.Cluster) error
+	CheckCluster(c *sim.Cluster, users []sim.User) error
 }
 
 // runCell runs one policy over a fresh source of the workload.

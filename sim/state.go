@@ -220,6 +220,7 @@ func (u UserView) Weight() int64       { return u.s.users[u.id].weight }
 func (u UserView) Eligible() *ClassSet { return u.s.users[u.id].elig }
 func (u UserView) ActiveJobs() int     { return int(u.s.users[u.id].activeJobs) }
 func (u UserView) Running() int        { return int(u.s.users[u.id].running) }
+func (u UserView) Sharing() Sharing    { return u.s.cfg.Users[u.id].Sharing }
 
 // Usage returns what the user's running tasks are charged. Do not modify.
 func (u UserView) Usage() Vec { return u.s.users[u.id].usage }

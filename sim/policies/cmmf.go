@@ -93,7 +93,7 @@ func (c *cmmf) PolicyStats() map[string]int64 {
 
 // CheckCluster reports whether the comparators can run on c: slot mode,
 // one resource whose every unit is a slot.
-func (c *cmmf) CheckCluster(cl *sim.Cluster) error {
+func (c *cmmf) CheckCluster(cl *sim.Cluster, _ []sim.User) error {
 	if len(cl.Resources) != 1 {
 		return fmt.Errorf("%s needs slot mode: one resource, each task one unit of it (the cluster has %d resources: %v)",
 			c.Name(), len(cl.Resources), cl.Resources)
