@@ -20,8 +20,19 @@ type SimulateOptions struct {
 	// absent). WorkloadPath may be a Workload document (YAML or JSON), an
 	// Alibaba v2018 batch_task CSV (.csv) or a PSPLIB project (.sm).
 	ClusterPath, DemandPath, WorkloadPath string
-	// Workload names a generated workload instead: fb or googlelike.
+	// Workload names a generated workload instead: fb, googlelike or
+	// xflex.
 	Workload string
+	// PackingPath is an ownership PackingPlan (`capplan pack --shapes`):
+	// the nodes are cut into its containers (container mode, SIMULATE.md
+	// §1.4). W-XFLEX uses its embedded plan when none is given.
+	PackingPath string
+	// XSight records X-Flex's views in container mode (SIMULATE.md §4.2):
+	// the use of every application's containers over time, the pairwise
+	// sharing imbalances, and node snapshots at Snapshots (seconds; nil:
+	// 100, 200 and 300 s).
+	XSight    bool
+	Snapshots []float64
 	// WorkloadParams tune the workload (--wparam): see WorkloadParamDocs.
 	WorkloadParams map[string]string
 	// Example runs the embedded example (cluster, demand and workload).
@@ -92,16 +103,22 @@ func Simulate(o SimulateOptions) (*plan.SimulationSet, error) {
 	if len(names) == 0 {
 		return nil, errors.New("pipeline: no policy to simulate")
 	}
+	for _, n := range names {
+		if _, err := policies.New(n, o.PolicyParams[n]); err != nil {
+			return nil, err
+		}
+	}
+	w, err := loadWorkload(&o)
+	if err != nil {
+		return nil, err
+	}
+	o.PolicyParams = withDefaults(o.PolicyParams, w.policyDefaults)
 	makers := make([]func() (sim.Policy, error), len(names))
 	for i, n := range names {
 		if _, err := policies.New(n, o.PolicyParams[n]); err != nil {
 			return nil, err
 		}
 		makers[i] = func() (sim.Policy, error) { return policies.New(n, o.PolicyParams[n]) }
-	}
-	w, err := loadWorkload(&o)
-	if err != nil {
-		return nil, err
 	}
 	for i, n := range names {
 		pol, _ := makers[i]()
@@ -161,6 +178,29 @@ func Simulate(o SimulateOptions) (*plan.SimulationSet, error) {
 	set := buildSet(&o, w, names, results, traces, alone)
 	fillProbes(set, names, prb)
 	return set, nil
+}
+
+// withDefaults returns the policy parameters with a workload's defaults
+// added where the user set none (a copy: the caller's maps are kept).
+func withDefaults(params, defaults map[string]map[string]string) map[string]map[string]string {
+	out := map[string]map[string]string{}
+	for _, pol := range sortedKeysOf(params) {
+		out[pol] = map[string]string{}
+		for _, k := range sortedKeysOf(params[pol]) {
+			out[pol][k] = params[pol][k]
+		}
+	}
+	for _, pol := range sortedKeysOf(defaults) {
+		if out[pol] == nil {
+			out[pol] = map[string]string{}
+		}
+		for _, k := range sortedKeysOf(defaults[pol]) {
+			if _, set := out[pol][k]; !set {
+				out[pol][k] = defaults[pol][k]
+			}
+		}
+	}
+	return out
 }
 
 // clusterChecker is implemented by policies that run only on some

@@ -92,6 +92,10 @@ type SimulationRun struct {
 	// (Choosy §7.1); Constraints describes the constrained jobs.
 	RMSE        []SimShareFit   `json:"rmse,omitempty"`
 	Constraints *SimConstraints `json:"constraints,omitempty"`
+	// Bins and Users summarise the jobs by size class, overall and per
+	// user, for workloads with their own classes (W-XFLEX).
+	Bins  []SimBinStat     `json:"bins,omitempty"`
+	Users []SimUserSummary `json:"users,omitempty"`
 }
 
 // SimGanttJob is one job's task runs, in start order.
@@ -240,6 +244,9 @@ type SimStats struct {
 	Preemptions   int64 `json:"preemptions"`
 	CacheHits     int64 `json:"cacheHits"`
 	PeakLiveTasks int64 `json:"peakLiveTasks"`
+	// Policy are the policy's own counters (CMMF solves, containers
+	// borrowed, preemptions by type, ...).
+	Policy map[string]int64 `json:"policy,omitempty"`
 }
 
 // Result returns run i of the set as a SimulationResult document with the

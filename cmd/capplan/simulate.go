@@ -42,6 +42,8 @@ type simulateOptions struct {
 	Check, Alone, Stats                     bool
 	Gantt                                   []string
 	SVG                                     string
+	Packing, View                           string
+	Snapshots                               []float64
 	Workers                                 int
 	output                                  outputOptions
 
@@ -82,7 +84,9 @@ workers.`,
 		Example: `  capplan simulate --example --compare fifo,drf,sjf,tetris,cp --baseline drf --svg figs/
   capplan simulate -c cluster.yaml -d demand.yaml -w workload.yaml --policy drf --json
   capplan simulate --workload fb --wparam jobs=2000 --compare fifo,drf,tetris --load 0.9 -o sim.xlsx
-  capplan simulate -w batch_task.csv --policy capacity --param capacity.intra=cp --tick 1s`,
+  capplan simulate -w batch_task.csv --policy capacity --param capacity.intra=cp --tick 1s
+  capplan simulate --workload googlelike --policy choosy --compare cmmf-restricted,drf
+  capplan simulate --workload xflex --packing plan.json --policy xschedule --compare drf-am --view xsight --svg out/`,
 		Args: wrapArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := opts.validate(); err != nil {
@@ -98,7 +102,10 @@ workers.`,
 	f.StringVarP(&opts.Cluster, "cluster", "c", "", "cluster inventory `file` (capplan Cluster or kubectl node list)")
 	f.StringVarP(&opts.Demand, "demand", "d", "", "demand `file`: the users (applications) with weights and selectors")
 	f.StringVarP(&opts.WorkloadFile, "workload-file", "w", "", "workload `file`: Workload YAML/JSON, batch_task .csv or PSPLIB .sm")
-	f.StringVar(&opts.Workload, "workload", "", "generated workload: `fb` or googlelike")
+	f.StringVar(&opts.Workload, "workload", "", "generated workload: `fb`, googlelike or xflex")
+	f.StringVar(&opts.Packing, "packing", "", "ownership packing plan `file` (capplan pack --shapes): run on its containers (container mode)")
+	f.StringVar(&opts.View, "view", "", "extra views: `xsight` (X-Flex's: container use per application, pairwise sharing, node snapshots)")
+	f.Float64SliceVar(&opts.Snapshots, "snapshot", nil, "times in `seconds` of the X-Sight node snapshots (default 100,200,300)")
 	f.StringSliceVar(&opts.WParams, "wparam", nil, "workload parameters `key=value,...`")
 	f.BoolVar(&opts.Example, "example", false, "simulate the embedded example (16 nodes, 4 users, 40 jobs)")
 	f.StringVar(&opts.Policy, "policy", "fifo", "scheduling `policy`")
@@ -123,9 +130,13 @@ workers.`,
 	_ = cmd.RegisterFlagCompletionFunc("policy", names)
 	_ = cmd.RegisterFlagCompletionFunc("compare", names)
 	_ = cmd.RegisterFlagCompletionFunc("baseline", names)
-	_ = cmd.RegisterFlagCompletionFunc("workload", cobra.FixedCompletions([]string{"fb", "googlelike"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("workload", cobra.FixedCompletions(simWorkloads, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("view", cobra.FixedCompletions([]string{"xsight"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
+
+// simWorkloads are the generated workloads --workload accepts.
+var simWorkloads = []string{"fb", "googlelike", "xflex"}
 
 // simTicks are the accepted --tick values.
 var simTicks = map[string]float64{"1ms": 0.001, "10ms": 0.01, "100ms": 0.1, "1s": 1}
@@ -146,11 +157,15 @@ func (o *simulateOptions) validate() error {
 	}
 	switch {
 	case inputs == 0:
-		return usageErrorf("give a workload: -w FILE, --workload fb|googlelike or --example")
+		return usageErrorf("give a workload: -w FILE, --workload %s or --example", strings.Join(simWorkloads, "|"))
 	case inputs > 1:
 		return usageErrorf("-w, --workload and --example cannot be combined")
-	case o.Workload != "" && o.Workload != "fb" && o.Workload != "googlelike":
-		return usageErrorf("unknown --workload %q (valid: fb, googlelike; or -w FILE)", o.Workload)
+	case o.Workload != "" && !slices.Contains(simWorkloads, o.Workload):
+		return usageErrorf("unknown --workload %q (valid: %s; or -w FILE)", o.Workload, strings.Join(simWorkloads, ", "))
+	case o.View != "" && o.View != "xsight":
+		return usageErrorf("unknown --view %q (valid: xsight)", o.View)
+	case len(o.Snapshots) > 0 && o.View != "xsight":
+		return usageErrorf("--snapshot needs --view xsight")
 	case o.WorkloadFile != "" && !strings.HasSuffix(o.WorkloadFile, ".csv") && !strings.HasSuffix(o.WorkloadFile, ".sm") && o.Cluster == "":
 		return usageErrorf("a Workload document needs a cluster: give -c cluster.yaml")
 	case o.Demand != "" && o.Cluster == "" && !o.Example:
@@ -248,6 +263,10 @@ func (o *simulateOptions) flags() map[string]string {
 	add("param", strings.Join(o.Params, ","))
 	add("wparam", strings.Join(o.WParams, ","))
 	add("overbook", strings.Join(o.Overbook, ","))
+	add("view", o.View)
+	if len(o.Snapshots) > 0 {
+		add("snapshot", fmt.Sprint(o.Snapshots))
+	}
 	if o.Example {
 		m["example"] = "true"
 	}
@@ -267,7 +286,7 @@ func (o *simulateOptions) flags() map[string]string {
 func simulateRun(o *simulateOptions) error {
 	t0 := time.Now()
 	opts := pipeline.SimulateOptions{ClusterPath: o.Cluster, DemandPath: o.Demand, WorkloadPath: o.WorkloadFile,
-		Workload: o.Workload, WorkloadParams: o.wparams, Example: o.Example, Policies: o.policies(), PolicyParams: o.params,
+		Workload: o.Workload, WorkloadParams: o.wparams, PackingPath: o.Packing, XSight: o.View == "xsight", Snapshots: o.Snapshots, Example: o.Example, Policies: o.policies(), PolicyParams: o.params,
 		Baseline: o.Baseline, Seed: o.Seed, Load: o.Load, Noise: o.Noise, NoiseMedian: o.NoiseMode == "median",
 		TickSeconds: o.tickSeconds, Overbook: o.overbook, Until: o.Until, Check: o.Check, Alone: o.Alone, Gantt: o.Gantt, Workers: o.Workers,
 		Generator: generator(), Flags: o.flags(),

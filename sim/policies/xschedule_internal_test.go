@@ -161,8 +161,9 @@ func TestXScheduleRequestTypes(t *testing.T) {
 			// C takes its own c2 at 1 s; A takes c0 at 10 s; B's second job
 			// borrows C's c3 at 12 s. At 20 s A's OwnedFirst request finds
 			// nothing free and none of its containers lent; B (in debt to
-			// A, 5 ≥ 0) runs on c1 since 0 s and on C's c3 since 12 s: the
-			// youngest, c3, is claimed, killed at 25 s, and A starts there.
+			// A, 5 ≥ 0) runs on its own c1 (never a victim) and borrows C's
+			// c3 since 12 s: c3 is claimed, killed at 25 s, and A starts
+			// there; B's task waits for c3 again (55 s).
 			name: "type2", owners: []sim.UserID{A, B, C, C}, users: []sim.User{bounded("A", 0), bounded("B", 0), bounded("C", 0)},
 			args: map[string]string{"grace": "5"},
 			jobs: []sim.Job{durJob("JB1", B, 0, 100, 10), durJob("JC", C, 1, 100), durJob("JA1", A, 10, 100),

@@ -65,13 +65,17 @@ func (x *xschedule) openRequests(s *sim.State, a sim.UserID) []sim.TaskRef {
 
 // victim returns the container whose task request t of a may preempt, or
 // NoMachine: type 1 (OwnedOnly, OwnedFirst) a's own container lent to u;
-// type 2 (OwnedFirst, NonOwned) a container of another sharing owner used
-// by u ≠ a; either only when share_{u→a}(now) ≥ Δ_au, and never an AM's
-// container or one already claimed. Type 2 also needs u to be in debt to
-// a at all (a positive share, or a loan from a running): with Δ = 0 the
-// bound alone would let anyone preempt an application that never borrowed
-// from them, even on its own containers [DERIVED: the seed's "if
-// application A is in debt to B by Δ_AB or more" presumes a debt]. Type 1 goes first; then the best fit,
+// type 2 (OwnedFirst, NonOwned) a container of a third sharing owner o
+// that u ≠ a borrows; either only when share_{u→a}(now) ≥ Δ_au, and never
+// an AM's container or one already claimed. Type 2 also needs u to be in
+// debt to a at all (a positive share, or a loan from a running) [DERIVED:
+// the seed's "if application A is in debt to B by Δ_AB or more" presumes a
+// debt; with Δ = 0 the bound alone would let anyone preempt an application
+// that never borrowed from them]. A victim is never on a container of its
+// own [DERIVED]: ownership is what an application may count on ("it can
+// perform mission critical work in its share of the cluster", X-Flex §3),
+// and preempting owners on their own containers let two applications of
+// bound 0 take turns killing each other's tasks. Type 1 goes first; then the best fit,
 // the youngest victim (least work lost) and the lowest id.
 func (x *xschedule) victim(s *sim.State, a sim.UserID, t sim.TaskRef) sim.MachineID {
 	req := x.apps[a].req
@@ -90,7 +94,7 @@ func (x *xschedule) victim(s *sim.State, a sim.UserID, t sim.TaskRef) sim.Machin
 		switch {
 		case o == a && req != nonOwned:
 			typ = 1
-		case o != a && req != ownedOnly && !x.apps[o].alone:
+		case o != a && o != u && req != ownedOnly && !x.apps[o].alone:
 		default:
 			continue
 		}
