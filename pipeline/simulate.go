@@ -112,6 +112,9 @@ func Simulate(o SimulateOptions) (*plan.SimulationSet, error) {
 	if err != nil {
 		return nil, err
 	}
+	if o.XSight && !w.cluster.ContainerMode() {
+		return nil, fmt.Errorf("pipeline: --view xsight needs container mode: --packing plan.json, or --workload xflex")
+	}
 	o.PolicyParams = withDefaults(o.PolicyParams, w.policyDefaults)
 	makers := make([]func() (sim.Policy, error), len(names))
 	for i, n := range names {

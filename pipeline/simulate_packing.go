@@ -71,6 +71,7 @@ func sortedKeysOf[V any](m map[string]V) []string {
 type packedContainer struct {
 	node  int
 	owner sim.UserID
+	shape string
 	milli []int64
 }
 
@@ -115,7 +116,7 @@ func checkPacking(name string, pp *plan.PackingPlan, c *datasets.Cluster, users 
 			for d, m := range milli {
 				used[d] += m
 			}
-			out = append(out, packedContainer{node: ni, owner: u, milli: milli})
+			out = append(out, packedContainer{node: ni, owner: u, shape: ct.Shape, milli: milli})
 		}
 		capm := nodes[ni].Capacity.Milli()
 		for d, m := range used {
@@ -142,7 +143,7 @@ func trimFloat(x float64) string { return fmt.Sprintf("%g", x) }
 
 // containerCluster cuts the cluster's nodes into the plan's containers
 // (SIMULATE.md §1.4): every container is a machine of one task slot with
-// the node's labels plus owner=APP and node=NAME; the nodes' capacity
+// the node's labels plus owner=APP, node=NAME and shape=SHAPE; the nodes' capacity
 // outside containers stays unused but counts in the cluster's total.
 func containerCluster(c *datasets.Cluster, q sim.Quanta, cs []packedContainer, users []string) *sim.Cluster {
 	out := &sim.Cluster{Resources: slices.Clone(c.Resources), Quanta: q.BaseAll()}
@@ -166,6 +167,9 @@ func containerCluster(c *datasets.Cluster, q sim.Quanta, cs []packedContainer, u
 			l[k] = n.Labels[k]
 		}
 		l["owner"], l["node"] = users[ct.owner], n.Name
+		if ct.shape != "" {
+			l["shape"] = ct.shape
+		}
 		out.Machines = append(out.Machines, sim.Machine{Name: fmt.Sprintf("%s/%d", n.Name, count[ct.node]), Cap: capv, Labels: l,
 			Slots: 1, Node: int32(ct.node), Owner: ct.owner})
 		count[ct.node]++

@@ -13,12 +13,17 @@ import (
 type probes struct {
 	shares *shareSampler
 	elig   *eligibilityProbe
+	xsight *xsightRecorder
+	xview  *plan.SimXSight
 }
 
 func newProbes(o *SimulateOptions, w *workload, names []string) *probes {
 	p := &probes{elig: &eligibilityProbe{}}
 	if slices.ContainsFunc(names, isComparator) {
 		p.shares = newShareSampler(len(w.users), o.TickSeconds)
+	}
+	if o.XSight {
+		p.xsight = newXSightRecorder(o, w, xsightDefaultBound(o))
 	}
 	return p
 }
@@ -29,6 +34,9 @@ func (p *probes) observers() []sim.Observer {
 	if p.shares != nil {
 		obs = append(obs, p.shares)
 	}
+	if p.xsight != nil {
+		obs = append(obs, p.xsight)
+	}
 	return obs
 }
 
@@ -37,12 +45,16 @@ func (p *probes) finish(res *sim.Result) {
 	if p.shares != nil {
 		p.shares.flush(res.End + 1)
 	}
+	if p.xsight != nil {
+		p.xview = p.xsight.view(res.FirstArrival, res.End)
+	}
 }
 
 // fill adds the probes' sections to the runs of a set.
 func fillProbes(set *plan.SimulationSet, names []string, prb []*probes) {
 	for i := range set.Runs {
 		set.Runs[i].Constraints = prb[i].elig.constraints(&set.Runs[i])
+		set.Runs[i].XSight = prb[i].xview
 	}
 	for i := range set.Runs {
 		if isComparator(names[i]) || prb[i].shares == nil {

@@ -96,6 +96,8 @@ type SimulationRun struct {
 	// user, for workloads with their own classes (W-XFLEX).
 	Bins  []SimBinStat     `json:"bins,omitempty"`
 	Users []SimUserSummary `json:"users,omitempty"`
+	// XSight holds X-Flex's views (--view xsight, container mode).
+	XSight *SimXSight `json:"xsight,omitempty"`
 }
 
 // SimGanttJob is one job's task runs, in start order.

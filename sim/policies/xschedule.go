@@ -31,7 +31,8 @@ type XScheduleParams struct {
 	// TTLCap is the TTL (seconds) that earns the full borrowing bonus.
 	TTLCap float64
 	// AM is how many of its own containers each application's AM holds for
-	// the whole run (the first ones in plan order).
+	// the whole run: those labelled shape=am first (containers of shape
+	// "am" in the packing plan), then the first in plan order.
 	AM    int
 	Intra sim.Intra
 }

@@ -91,9 +91,16 @@ func (x *xschedule) setup(s *sim.State) {
 		}
 		x.charge[mi] = ch
 		x.chargF[mi], _ = ch.Float64()
-		if o := mv.Owner(); o >= 0 && amLeft[o] > 0 {
-			x.held[mi] = true
-			amLeft[o]--
+	}
+	// AM containers: those of shape "am" first, then the first in plan
+	// order.
+	for _, am := range []bool{true, false} {
+		for mi := 0; mi < M; mi++ {
+			mv := s.Machine(sim.MachineID(mi))
+			if o := mv.Owner(); o >= 0 && amLeft[o] > 0 && !x.held[mi] && (mv.Labels()["shape"] == "am") == am {
+				x.held[mi] = true
+				amLeft[o]--
+			}
 		}
 	}
 	x.claims = map[sim.MachineID]sim.UserID{}
