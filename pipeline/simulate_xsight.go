@@ -43,6 +43,7 @@ type xsightRecorder struct {
 	snaps []plan.SimXSnapshot
 	nodes []sim.Node
 	sizes []map[string]float64
+	shape []string
 	quant []float64
 	res   []string
 }
@@ -79,9 +80,9 @@ func newXSightRecorder(o *SimulateOptions, w *workload, defaultBound float64) *x
 			total[d] += float64(v)
 		}
 	}
-	r.sizes = make([]map[string]float64, M)
+	r.sizes, r.shape = make([]map[string]float64, M), make([]string, M)
 	for m, mc := range c.Machines {
-		r.owner[m], r.running[m], r.nodeIdx[m] = mc.Owner, sim.NoUser, mc.Node
+		r.owner[m], r.running[m], r.nodeIdx[m], r.shape[m] = mc.Owner, sim.NoUser, mc.Node, mc.Labels["shape"]
 		r.sizes[m] = map[string]float64{}
 		for d, v := range mc.Cap {
 			if total[d] > 0 {
@@ -118,7 +119,7 @@ func (r *xsightRecorder) snapshotsDue(now sim.Tick) {
 				if r.nodeOf(m) != n {
 					continue
 				}
-				ct := plan.SimXContainer{Owner: r.users[r.owner[m]].Name, Size: r.sizes[m]}
+				ct := plan.SimXContainer{Owner: r.users[r.owner[m]].Name, Shape: r.shape[m], Size: r.sizes[m]}
 				if u := r.running[m]; u != sim.NoUser {
 					ct.User, ct.Job = r.users[u].Name, r.job[m]
 				}

@@ -55,7 +55,10 @@ type SimXNode struct {
 // SimXContainer is one container of a snapshot: its owner, size and, when
 // a task runs on it, the task's application (User) and job.
 type SimXContainer struct {
-	Owner string             `json:"owner"`
+	Owner string `json:"owner"`
+	// Shape is the container's shape in the packing plan ("am" for an
+	// application master's).
+	Shape string             `json:"shape,omitempty"`
 	Size  map[string]float64 `json:"size"`
 	User  string             `json:"user,omitempty"`
 	Job   string             `json:"job,omitempty"`

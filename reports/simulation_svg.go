@@ -26,7 +26,8 @@ import (
 //   - util-POLICY.svg: utilisation of each resource over time (Graphene
 //     Fig. 13);
 //   - gantt-JOB-POLICY.svg: the task runs of each traced job, one row per
-//     task, coloured by stage, killed runs grey (Carbyne Fig. 8).
+//     task, coloured by stage, killed runs grey (Carbyne Fig. 8);
+//   - with X-Sight views, XSightFigures.
 func SimulationFigures(set *plan.SimulationSet) ([]Figure, error) {
 	var figs []Figure
 	add := func(name string, f simFigure, err error) error {
@@ -66,7 +67,11 @@ func SimulationFigures(set *plan.SimulationSet) ([]Figure, error) {
 			}
 		}
 	}
-	return figs, nil
+	xs, err := XSightFigures(set)
+	if err != nil {
+		return nil, err
+	}
+	return append(figs, xs...), nil
 }
 
 // cdfPoints returns the empirical CDF of xs as a step line.
