@@ -42,8 +42,7 @@ type simulateOptions struct {
 	Check, Alone, Stats                     bool
 	Gantt                                   []string
 	SVG                                     string
-	Packing, View                           string
-	Snapshots                               []float64
+	Packing, View, Snapshot                 string
 	Workers                                 int
 	output                                  outputOptions
 
@@ -51,12 +50,13 @@ type simulateOptions struct {
 	overbook    map[string]float64
 	params      map[string]map[string]string
 	wparams     map[string]string
+	snapshots   []float64
 }
 
 func newSimulateCmd(io *ioStreams, runF func(*simulateOptions) error) *cobra.Command {
 	opts := &simulateOptions{io: io}
 	cmd := &cobra.Command{
-		Use:   "simulate {-c <cluster> -w <workload> | --workload fb|googlelike | --example} --policy <policy> [flags]",
+		Use:   "simulate {-c <cluster> -w <workload> | --workload fb|googlelike|xflex | --example} --policy <policy> [flags]",
 		Short: "Replay job DAGs on a cluster under online scheduling policies, side by side",
 		Long: `Simulate jobs arriving on a cluster, event by event, under an online policy, and
 report each job's completion time (JCT) against its lower bound, the policy's
@@ -105,7 +105,7 @@ workers.`,
 	f.StringVar(&opts.Workload, "workload", "", "generated workload: `fb`, googlelike or xflex")
 	f.StringVar(&opts.Packing, "packing", "", "ownership packing plan `file` (capplan pack --shapes): run on its containers (container mode)")
 	f.StringVar(&opts.View, "view", "", "extra views: `xsight` (X-Flex's: container use per application, pairwise sharing, node snapshots)")
-	f.Float64SliceVar(&opts.Snapshots, "snapshot", nil, "times in `seconds` of the X-Sight node snapshots (default 100,200,300)")
+	f.StringVar(&opts.Snapshot, "snapshot", "", "times in `seconds,...` of the X-Sight node snapshots (100,200,300 when not given)")
 	f.StringSliceVar(&opts.WParams, "wparam", nil, "workload parameters `key=value,...`")
 	f.BoolVar(&opts.Example, "example", false, "simulate the embedded example (16 nodes, 4 users, 40 jobs)")
 	f.StringVar(&opts.Policy, "policy", "fifo", "scheduling `policy`")
@@ -164,7 +164,7 @@ func (o *simulateOptions) validate() error {
 		return usageErrorf("unknown --workload %q (valid: %s; or -w FILE)", o.Workload, strings.Join(simWorkloads, ", "))
 	case o.View != "" && o.View != "xsight":
 		return usageErrorf("unknown --view %q (valid: xsight)", o.View)
-	case len(o.Snapshots) > 0 && o.View != "xsight":
+	case o.Snapshot != "" && o.View != "xsight":
 		return usageErrorf("--snapshot needs --view xsight")
 	case o.WorkloadFile != "" && !strings.HasSuffix(o.WorkloadFile, ".csv") && !strings.HasSuffix(o.WorkloadFile, ".sm") && o.Cluster == "":
 		return usageErrorf("a Workload document needs a cluster: give -c cluster.yaml")
@@ -209,6 +209,16 @@ func (o *simulateOptions) validate() error {
 			return usageErrorf("invalid --wparam %q: want key=value", kv)
 		}
 		o.wparams[k] = v
+	}
+	for _, v := range strings.Split(o.Snapshot, ",") {
+		if v == "" && o.Snapshot == "" {
+			break
+		}
+		t, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if err != nil || !(t >= 0) || math.IsInf(t, 0) {
+			return usageErrorf("invalid --snapshot %q: want times in seconds ≥ 0, such as 100,200,300", o.Snapshot)
+		}
+		o.snapshots = append(o.snapshots, t)
 	}
 	o.overbook = map[string]float64{}
 	for _, kv := range o.Overbook {
@@ -264,9 +274,7 @@ func (o *simulateOptions) flags() map[string]string {
 	add("wparam", strings.Join(o.WParams, ","))
 	add("overbook", strings.Join(o.Overbook, ","))
 	add("view", o.View)
-	if len(o.Snapshots) > 0 {
-		add("snapshot", fmt.Sprint(o.Snapshots))
-	}
+	add("snapshot", o.Snapshot)
 	if o.Example {
 		m["example"] = "true"
 	}
@@ -286,7 +294,7 @@ func (o *simulateOptions) flags() map[string]string {
 func simulateRun(o *simulateOptions) error {
 	t0 := time.Now()
 	opts := pipeline.SimulateOptions{ClusterPath: o.Cluster, DemandPath: o.Demand, WorkloadPath: o.WorkloadFile,
-		Workload: o.Workload, WorkloadParams: o.wparams, PackingPath: o.Packing, XSight: o.View == "xsight", Snapshots: o.Snapshots, Example: o.Example, Policies: o.policies(), PolicyParams: o.params,
+		Workload: o.Workload, WorkloadParams: o.wparams, PackingPath: o.Packing, XSight: o.View == "xsight", Snapshots: o.snapshots, Example: o.Example, Policies: o.policies(), PolicyParams: o.params,
 		Baseline: o.Baseline, Seed: o.Seed, Load: o.Load, Noise: o.Noise, NoiseMedian: o.NoiseMode == "median",
 		TickSeconds: o.tickSeconds, Overbook: o.overbook, Until: o.Until, Check: o.Check, Alone: o.Alone, Gantt: o.Gantt, Workers: o.Workers,
 		Generator: generator(), Flags: o.flags(),
