@@ -24,6 +24,9 @@ type Cluster struct {
 	// a time, and usage is charged by container size, not task demand.
 	// Nil outside container mode.
 	Nodes []Node
+	// Devices, when set, fits one resource device by device (GPUs):
+	// see Devices.
+	Devices *Devices
 }
 
 // Machine is one machine, or one container in container mode.
