@@ -33,6 +33,10 @@ type SimulateOptions struct {
 	// 100, 200 and 300 s).
 	XSight    bool
 	Snapshots []float64
+	// AgainstPath is a packing plan whose allocation per resource the
+	// document records beside the simulated one (the utilisation figures
+	// draw it).
+	AgainstPath string
 	// WorkloadParams tune the workload (--wparam): see WorkloadParamDocs.
 	WorkloadParams map[string]string
 	// Example runs the embedded example (cluster, demand and workload).
@@ -112,6 +116,12 @@ func Simulate(o SimulateOptions) (*plan.SimulationSet, error) {
 	if err != nil {
 		return nil, err
 	}
+	var offline *plan.SimOffline
+	if o.AgainstPath != "" {
+		if offline, err = w.offline(o.AgainstPath); err != nil {
+			return nil, err
+		}
+	}
 	if o.XSight && !w.cluster.ContainerMode() {
 		return nil, fmt.Errorf("pipeline: --view xsight needs container mode: --packing plan.json, or --workload xflex")
 	}
@@ -180,6 +190,7 @@ func Simulate(o SimulateOptions) (*plan.SimulationSet, error) {
 	}
 	set := buildSet(&o, w, names, results, traces, alone)
 	fillProbes(set, names, prb)
+	set.Offline = offline
 	return set, nil
 }
 

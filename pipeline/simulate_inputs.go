@@ -70,6 +70,7 @@ var WorkloadParamDocs = map[string]string{
 	"fb":         "jobs (7000), machines (sized for load 0.8), users (20), horizon seconds (21600), meantasks (92.9)",
 	"googlelike": "jobs (300), machines (1000), types (20), slots per node (1), horizon seconds (3600)",
 	"xflex":      "meangap seconds (10), duration seconds (30), sigma (0.2: the noise when --noise is 0)",
+	"openb":      "dir (the trace's directory), pods=gpuspec33|default, nodes=all|gpu, pending=drop|hold, copies (1)",
 	"alibaba":    "arrivals=trace|poisson (trace; poisson needs --load), compress (1), machines (100)",
 }
 
@@ -105,8 +106,11 @@ func loadWorkload(o *SimulateOptions) (*workload, error) {
 	case o.Workload == "xflex":
 		p.kind = "xflex"
 		err = w.xflex(o, p)
+	case o.Workload == "openb":
+		p.kind = "openb"
+		err = w.openb(o, p)
 	case o.Workload != "":
-		return nil, fmt.Errorf("pipeline: unknown workload %q (valid: fb, googlelike, xflex; or -w FILE)", o.Workload)
+		return nil, fmt.Errorf("pipeline: unknown workload %q (valid: fb, googlelike, xflex, openb; or -w FILE)", o.Workload)
 	case o.Example:
 		err = w.document(o, "", nil)
 	case strings.HasSuffix(strings.ToLower(o.WorkloadPath), ".csv"):

@@ -50,6 +50,9 @@ type SimulationContext struct {
 	Contention  string `json:"contention"`
 	// Until is the time limit in seconds (0: none).
 	Until float64 `json:"until,omitempty"`
+	// Offline is the allocation of an offline packing plan to compare
+	// with (--against).
+	Offline *SimOffline `json:"offline,omitempty"`
 }
 
 // SimWorkload describes the simulated jobs.

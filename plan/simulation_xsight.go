@@ -63,3 +63,12 @@ type SimXContainer struct {
 	User  string             `json:"user,omitempty"`
 	Job   string             `json:"job,omitempty"`
 }
+
+// SimOffline is what an offline packing plan (`capplan pack`) allocates of
+// the simulated cluster, per resource: the level the simulated allocation
+// over time is compared with (W-OPENB, SIMULATE.md §5).
+type SimOffline struct {
+	Plan      string             `json:"plan"`
+	Mode      string             `json:"mode"`
+	Allocated map[string]float64 `json:"allocated"`
+}

@@ -227,7 +227,32 @@ func utilPlot(set *plan.SimulationSet, r *plan.SimulationRun) (simFigure, error)
 		names = append(names, res)
 		series = append(series, pts)
 	}
+	if err := addOffline(f, set, r); err != nil {
+		return f, err
+	}
 	return addLines(f, names, series)
+}
+
+// addOffline draws, per resource, what the --against packing plan
+// allocates: a dashed line in the resource's colour.
+func addOffline(f simFigure, set *plan.SimulationSet, r *plan.SimulationRun) error {
+	if set.Offline == nil || len(r.Series.Running) == 0 {
+		return nil
+	}
+	end := r.Series.Start + float64(len(r.Series.Running))*r.Series.Step
+	for i, res := range set.Cluster.Resources {
+		a, ok := set.Offline.Allocated[res]
+		if !ok {
+			continue
+		}
+		l, err := horizontalLine(a, r.Series.Start, end, seriesColor(i))
+		if err != nil {
+			return err
+		}
+		f.p.Add(l)
+		f.leg.add(fmt.Sprintf("%s: %s plan", res, set.Offline.Plan), l)
+	}
+	return nil
 }
 
 func ganttPlot(r *plan.SimulationRun, g *plan.SimGanttJob) (simFigure, error) {

@@ -42,7 +42,7 @@ type simulateOptions struct {
 	Check, Alone, Stats                     bool
 	Gantt                                   []string
 	SVG                                     string
-	Packing, View, Snapshot                 string
+	Packing, View, Snapshot, Against        string
 	Workers                                 int
 	output                                  outputOptions
 
@@ -56,7 +56,7 @@ type simulateOptions struct {
 func newSimulateCmd(io *ioStreams, runF func(*simulateOptions) error) *cobra.Command {
 	opts := &simulateOptions{io: io}
 	cmd := &cobra.Command{
-		Use:   "simulate {-c <cluster> -w <workload> | --workload fb|googlelike|xflex | --example} --policy <policy> [flags]",
+		Use:   "simulate {-c <cluster> -w <workload> | --workload fb|googlelike|xflex|openb | --example} --policy <policy> [flags]",
 		Short: "Replay job DAGs on a cluster under online scheduling policies, side by side",
 		Long: `Simulate jobs arriving on a cluster, event by event, under an online policy, and
 report each job's completion time (JCT) against its lower bound, the policy's
@@ -102,8 +102,9 @@ workers.`,
 	f.StringVarP(&opts.Cluster, "cluster", "c", "", "cluster inventory `file` (capplan Cluster or kubectl node list)")
 	f.StringVarP(&opts.Demand, "demand", "d", "", "demand `file`: the users (applications) with weights and selectors")
 	f.StringVarP(&opts.WorkloadFile, "workload-file", "w", "", "workload `file`: Workload YAML/JSON, batch_task .csv or PSPLIB .sm")
-	f.StringVar(&opts.Workload, "workload", "", "generated workload: `fb`, googlelike or xflex")
+	f.StringVar(&opts.Workload, "workload", "", "generated workload: `fb`, googlelike, xflex or openb")
 	f.StringVar(&opts.Packing, "packing", "", "ownership packing plan `file` (capplan pack --shapes): run on its containers (container mode)")
+	f.StringVar(&opts.Against, "against", "", "packing plan `file` whose allocation per resource the utilisation figures draw beside the simulated one")
 	f.StringVar(&opts.View, "view", "", "extra views: `xsight` (X-Flex's: container use per application, pairwise sharing, node snapshots)")
 	f.StringVar(&opts.Snapshot, "snapshot", "", "times in `seconds,...` of the X-Sight node snapshots (100,200,300 when not given)")
 	f.StringSliceVar(&opts.WParams, "wparam", nil, "workload parameters `key=value,...`")
@@ -136,7 +137,7 @@ workers.`,
 }
 
 // simWorkloads are the generated workloads --workload accepts.
-var simWorkloads = []string{"fb", "googlelike", "xflex"}
+var simWorkloads = []string{"fb", "googlelike", "xflex", "openb"}
 
 // simTicks are the accepted --tick values.
 var simTicks = map[string]float64{"1ms": 0.001, "10ms": 0.01, "100ms": 0.1, "1s": 1}
@@ -274,6 +275,7 @@ func (o *simulateOptions) flags() map[string]string {
 	add("wparam", strings.Join(o.WParams, ","))
 	add("overbook", strings.Join(o.Overbook, ","))
 	add("view", o.View)
+	add("against", o.Against)
 	add("snapshot", o.Snapshot)
 	if o.Example {
 		m["example"] = "true"
@@ -294,7 +296,7 @@ func (o *simulateOptions) flags() map[string]string {
 func simulateRun(o *simulateOptions) error {
 	t0 := time.Now()
 	opts := pipeline.SimulateOptions{ClusterPath: o.Cluster, DemandPath: o.Demand, WorkloadPath: o.WorkloadFile,
-		Workload: o.Workload, WorkloadParams: o.wparams, PackingPath: o.Packing, XSight: o.View == "xsight", Snapshots: o.snapshots, Example: o.Example, Policies: o.policies(), PolicyParams: o.params,
+		Workload: o.Workload, WorkloadParams: o.wparams, PackingPath: o.Packing, AgainstPath: o.Against, XSight: o.View == "xsight", Snapshots: o.snapshots, Example: o.Example, Policies: o.policies(), PolicyParams: o.params,
 		Baseline: o.Baseline, Seed: o.Seed, Load: o.Load, Noise: o.Noise, NoiseMedian: o.NoiseMode == "median",
 		TickSeconds: o.tickSeconds, Overbook: o.overbook, Until: o.Until, Check: o.Check, Alone: o.Alone, Gantt: o.Gantt, Workers: o.Workers,
 		Generator: generator(), Flags: o.flags(),
