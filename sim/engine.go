@@ -58,7 +58,7 @@ type engine struct {
 	rec     *recorder
 	chk     *checker
 	overdue *overdueHeap
-	dev     *devices // per-device fit (Cluster.Devices), or nil
+	dev     *devices           // per-device fit (Cluster.Devices), or nil
 	claims  map[TaskRef]UserID // claimants of pending grace-period kills
 
 	stats Stats
