@@ -173,7 +173,7 @@ func Simulate(o SimulateOptions) (*plan.SimulationSet, error) {
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			prb[i] = newProbes(&o, w, names)
-			results[i], traces[i], errs[i] = runCell(&o, w, makers[i], prb[i].observers())
+			results[i], traces[i], errs[i] = runCell(&o, w, makers[i], prb[i])
 			if errs[i] == nil {
 				prb[i].finish(results[i])
 			}
@@ -224,13 +224,14 @@ type clusterChecker interface {
 }
 
 // runCell runs one policy over a fresh source of the workload.
-func runCell(o *SimulateOptions, w *workload, mk func() (sim.Policy, error), extra []sim.Observer) (*sim.Result, *sim.Trace, error) {
+func runCell(o *SimulateOptions, w *workload, mk func() (sim.Policy, error), prb *probes) (*sim.Result, *sim.Trace, error) {
 	pol, err := mk()
 	if err != nil {
 		return nil, nil, err
 	}
 	cfg := w.config(o, pol)
-	cfg.Observers = append(cfg.Observers, extra...)
+	prb.attach(pol)
+	cfg.Observers = append(cfg.Observers, prb.observers()...)
 	var tr *sim.Trace
 	if len(o.Gantt) > 0 {
 		keep := ganttFilter(o.Gantt, w)

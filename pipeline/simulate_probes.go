@@ -28,6 +28,14 @@ func newProbes(o *SimulateOptions, w *workload, names []string) *probes {
 	return p
 }
 
+// attach lets the probes ask the cell's policy what they cannot observe
+// (which containers AMs hold).
+func (p *probes) attach(pol sim.Policy) {
+	if h, ok := pol.(amHolder); ok && p.xsight != nil {
+		p.xsight.ams = h
+	}
+}
+
 // observers returns the probes to add to the cell's configuration.
 func (p *probes) observers() []sim.Observer {
 	obs := []sim.Observer{p.elig}

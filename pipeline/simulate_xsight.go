@@ -9,7 +9,7 @@ import (
 )
 
 // xsightBuckets is the number of time buckets of view 1.
-const xsightBuckets = 500
+const xsightBuckets = 250
 
 // xsightRecorder is an Observer that records X-Sight's views in container
 // mode (any policy): the charges (Σ_d size_d/R_d) of every application's
@@ -44,6 +44,10 @@ type xsightRecorder struct {
 	nodes []sim.Node
 	sizes []map[string]float64
 	shape []string
+	// ams, when the policy tells, says which application's AM holds each
+	// container (drf-am, xschedule); updated at every event.
+	ams    amHolder
+	holder []sim.UserID
 	quant []float64
 	res   []string
 }
@@ -57,6 +61,12 @@ type xsStep struct {
 type xsPoint struct {
 	t        sim.Tick
 	s, slope float64
+}
+
+// amHolder is implemented by policies whose application masters hold
+// containers.
+type amHolder interface {
+	AMHolders(s *sim.State) []sim.UserID
 }
 
 // newXSightRecorder prepares the recorder; defaultBound is δ for users
@@ -122,6 +132,8 @@ func (r *xsightRecorder) snapshotsDue(now sim.Tick) {
 				ct := plan.SimXContainer{Owner: r.users[r.owner[m]].Name, Shape: r.shape[m], Size: r.sizes[m]}
 				if u := r.running[m]; u != sim.NoUser {
 					ct.User, ct.Job = r.users[u].Name, r.job[m]
+				} else if r.holder != nil && r.holder[m] != sim.NoUser {
+					ct.User, ct.Job = r.users[r.holder[m]].Name, "AM"
 				}
 				sn.Containers = append(sn.Containers, ct)
 			}
@@ -175,8 +187,24 @@ func (r *xsightRecorder) add(now sim.Tick, u sim.UserID, k int, ch float64) {
 	r.steps[u] = append(st, xsStep{now, r.cur[u]})
 }
 
+// holders refreshes which AM holds which container, after the snapshots
+// due before now were taken.
+func (r *xsightRecorder) holders(s *sim.State) {
+	if r.ams != nil {
+		r.snapshotsDue(s.Now())
+		r.holder = r.ams.AMHolders(s)
+	}
+}
+
+// JobArrived implements sim.Observer.
+func (r *xsightRecorder) JobArrived(s *sim.State, _ sim.JobID) { r.holders(s) }
+
+// JobFinished implements sim.Observer.
+func (r *xsightRecorder) JobFinished(s *sim.State, _ sim.JobID) { r.holders(s) }
+
 // TaskStarted implements sim.Observer.
 func (r *xsightRecorder) TaskStarted(s *sim.State, t sim.TaskRef, m sim.MachineID) {
+	defer r.holders(s)
 	u := s.Job(t.Job).User()
 	r.change(s.Now(), u, m, 1)
 	r.running[m], r.job[m] = u, s.Job(t.Job).Name()
@@ -184,6 +212,7 @@ func (r *xsightRecorder) TaskStarted(s *sim.State, t sim.TaskRef, m sim.MachineI
 
 // TaskEnded implements sim.Observer.
 func (r *xsightRecorder) TaskEnded(s *sim.State, t sim.TaskRef, m sim.MachineID, _ sim.EndKind) {
+	defer r.holders(s)
 	r.change(s.Now(), s.Job(t.Job).User(), m, -1)
 	r.running[m], r.job[m] = sim.NoUser, ""
 }

@@ -140,40 +140,73 @@ func xsightPair(policy string, pr *plan.SimXPair, owners *ownerOrder) (xsFigure,
 	leg := newSideLegend()
 	ca, cb := seriesColor(owners.of(pr.A)), seriesColor(owners.of(pr.B))
 	lo, hi := -pr.Bound, pr.Bound
-	for i := 0; i+1 < len(pr.T); i++ { // shade towards the application favoured
-		s0, s1 := pr.Share[i], pr.Share[i+1]
-		for _, seg := range splitAt(pr.T[i], pr.T[i+1], s0, s1, 0) {
-			clr := pale(cb, 0.6)
-			if (seg.s0+seg.s1)/2 > 0 {
-				clr = pale(ca, 0.6)
+	var segs []segment // the curve cut where it crosses 0 and ±Δ
+	for i := 0; i+1 < len(pr.T); i++ {
+		segs = append(segs, splitAt(pr.T[i], pr.T[i+1], pr.Share[i], pr.Share[i+1], 0, pr.Bound, -pr.Bound)...)
+		lo, hi = min(lo, pr.Share[i], pr.Share[i+1]), max(hi, pr.Share[i], pr.Share[i+1])
+	}
+	// Shade towards the application favoured: one polygon per run of
+	// segments on one side of 0.
+	side := func(sg segment) int {
+		switch m := (sg.s0 + sg.s1) / 2; {
+		case m > 0:
+			return 1
+		case m < 0:
+			return -1
+		}
+		return 0
+	}
+	for i := 0; i < len(segs); {
+		k := i
+		for k < len(segs) && side(segs[k]) == side(segs[i]) {
+			k++
+		}
+		if sd := side(segs[i]); sd != 0 {
+			pts := plotter.XYs{{X: segs[i].t0, Y: 0}}
+			for _, sg := range segs[i:k] {
+				pts = append(pts, plotter.XY{X: sg.t0, Y: sg.s0}, plotter.XY{X: sg.t1, Y: sg.s1})
 			}
-			poly, err := plotter.NewPolygon(plotter.XYs{{X: seg.t0, Y: 0}, {X: seg.t0, Y: seg.s0}, {X: seg.t1, Y: seg.s1}, {X: seg.t1, Y: 0}})
+			pts = append(pts, plotter.XY{X: segs[k-1].t1, Y: 0})
+			poly, err := plotter.NewPolygon(pts)
 			if err != nil {
 				return xsFigure{}, err
 			}
-			poly.Color, poly.LineStyle.Width = clr, 0
+			poly.Color, poly.LineStyle.Width = pale(cb, 0.6), 0
+			if sd > 0 {
+				poly.Color = pale(ca, 0.6)
+			}
 			p.Add(poly)
 		}
-		lo, hi = min(lo, s0, s1), max(hi, s0, s1)
+		i = k
 	}
+	// The curve: one polyline per run inside or beyond the bound, red
+	// beyond.
 	black := color.RGBA{0x20, 0x20, 0x20, 0xFF}
+	out := func(sg segment) bool { m := (sg.s0 + sg.s1) / 2; return m > pr.Bound || m < -pr.Bound }
 	redShown := false
-	for i := 0; i+1 < len(pr.T); i++ { // the curve, red beyond ±Δ
-		for _, seg := range splitAt(pr.T[i], pr.T[i+1], pr.Share[i], pr.Share[i+1], pr.Bound, -pr.Bound) {
-			l, err := plotter.NewLine(plotter.XYs{{X: seg.t0, Y: seg.s0}, {X: seg.t1, Y: seg.s1}})
-			if err != nil {
-				return xsFigure{}, err
-			}
-			l.Width, l.Color = vg.Points(1.5), black
-			if m := (seg.s0 + seg.s1) / 2; m > pr.Bound || m < -pr.Bound {
-				l.Color = boundColor
-				if !redShown {
-					leg.add("beyond the bound", l)
-					redShown = true
-				}
-			}
-			p.Add(l)
+	for i := 0; i < len(segs); {
+		k := i
+		for k < len(segs) && out(segs[k]) == out(segs[i]) {
+			k++
 		}
+		pts := plotter.XYs{{X: segs[i].t0, Y: segs[i].s0}}
+		for _, sg := range segs[i:k] {
+			pts = append(pts, plotter.XY{X: sg.t1, Y: sg.s1})
+		}
+		l, err := plotter.NewLine(pts)
+		if err != nil {
+			return xsFigure{}, err
+		}
+		l.Width, l.Color = vg.Points(1.5), black
+		if out(segs[i]) {
+			l.Color = boundColor
+			if !redShown {
+				leg.add("beyond the bound", l)
+				redShown = true
+			}
+		}
+		p.Add(l)
+		i = k
 	}
 	if len(pr.T) > 0 {
 		for _, y := range []float64{pr.Bound, -pr.Bound} {
@@ -246,7 +279,7 @@ func xsightPacking(policy string, s *plan.SimXSnapshot, owners *ownerOrder) (xsF
 				w = 1
 			}
 			own := seriesColor(owners.of(c.Owner))
-			b := hatchedRect{rect: rect{x0: x + 0.04, x1: x + w - 0.04, y0: y - 0.38, y1: y + 0.38, color: pale(own, 0.7)}, am: c.Shape == "am"}
+			b := hatchedRect{rect: rect{x0: x + 0.04, x1: x + w - 0.04, y0: y - 0.38, y1: y + 0.38, color: pale(own, 0.7)}, am: c.Shape == "am" || c.Job == "AM"}
 			if c.User != "" {
 				b.color = own
 				if c.User != c.Owner {

@@ -74,8 +74,20 @@ func (d *drfAM) JobFinished(_ *sim.State, j sim.JobID) {
 	}
 }
 
-// HeldContainers returns, for X-Sight, the containers AMs hold now.
-func (d *drfAM) HeldContainers() []bool { return d.held }
+// AMHolders returns, per container, the user whose job's AM holds it now
+// (NoUser when none), for X-Sight's snapshots.
+func (d *drfAM) AMHolders(s *sim.State) []sim.UserID {
+	out := make([]sim.UserID, s.NumMachines())
+	for i := range out {
+		out[i] = sim.NoUser
+	}
+	for _, j := range s.ActiveJobs() {
+		if m, ok := d.am[j]; ok {
+			out[m] = s.Job(j).User()
+		}
+	}
+	return out
+}
 
 func (d *drfAM) Round(s *sim.State, p *sim.Planner) {
 	if d.held == nil {

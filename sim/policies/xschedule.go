@@ -220,6 +220,19 @@ func (x *xschedule) Name() string { return "xschedule" }
 
 func (x *xschedule) Traits() sim.Traits { return sim.Traits{Intra: x.p.Intra} }
 
+// AMHolders returns, per container, the application whose AM holds it
+// (NoUser when none), for X-Sight's snapshots.
+func (x *xschedule) AMHolders(s *sim.State) []sim.UserID {
+	out := make([]sim.UserID, s.NumMachines())
+	for i := range out {
+		out[i] = sim.NoUser
+		if x.ready && x.held[i] {
+			out[i] = x.owner[i]
+		}
+	}
+	return out
+}
+
 // PolicyStats implements sim.StatsPolicy.
 func (x *xschedule) PolicyStats() map[string]int64 { return x.stats }
 
