@@ -48,8 +48,8 @@ type xsightRecorder struct {
 	// container (drf-am, xschedule); updated at every event.
 	ams    amHolder
 	holder []sim.UserID
-	quant []float64
-	res   []string
+	quant  []float64
+	res    []string
 }
 
 type xsStep struct {
