@@ -46,7 +46,7 @@ func median(xs []float64) float64 { return plan.Quantile(slices.Clone(xs), 0.5) 
 
 func choosyTable(seeds []uint64) error {
 	t := reports.Table{Title: fmt.Sprintf("Choosy on GoogleLike (300 jobs, 1,000 machines, 20 types): median of %d seeds", len(seeds)),
-		Header: []string{"POLICY", "RMSE % VS RESTRICTED", "VS MIGRATE", "VS PREEMPT", "AVG JCT / RESTRICTED'S", "CONSTRAINED AVG JCT (s)",
+		Header: []string{"POLICY", "RMSE % VS RESTRICTED", "VS MIGRATE", "VS PREEMPT", "AVG JCT / RESTRICTED'S", "CONSTRAINED AVG JCT / DRF'S",
 			"WALL (s, seed 1)"}}
 	names := []string{"choosy", "cmmf-restricted", "cmmf-migrate", "cmmf-preempt", "drf"}
 	type key struct{ pol, cmp string }
@@ -63,9 +63,10 @@ func choosyTable(seeds []uint64) error {
 		if err != nil {
 			return err
 		}
+		drf := set.Runs[len(set.Runs)-1].Constraints // paired with drf, seed by seed
 		for _, r := range set.Runs {
-			if c := r.Constraints; c != nil {
-				cons[r.Policy.Name] = append(cons[r.Policy.Name], c.AvgJCT)
+			if c := r.Constraints; c != nil && drf != nil && drf.AvgJCT > 0 {
+				cons[r.Policy.Name] = append(cons[r.Policy.Name], c.AvgJCT/drf.AvgJCT)
 			}
 			for _, f := range r.RMSE {
 				rmse[key{r.Policy.Name, f.Comparator}] = append(rmse[key{r.Policy.Name, f.Comparator}], f.Mean)
