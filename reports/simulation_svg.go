@@ -27,6 +27,8 @@ import (
 //     Fig. 13);
 //   - gantt-JOB-POLICY.svg: the task runs of each traced job, one row per
 //     task, coloured by stage, killed runs grey (Carbyne Fig. 8);
+//   - shares-POLICY-vs-COMPARATOR.svg: users' shares over time against a
+//     CMMF comparator (Choosy Figs. 10–14);
 //   - with X-Sight views, XSightFigures.
 func SimulationFigures(set *plan.SimulationSet) ([]Figure, error) {
 	var figs []Figure
@@ -67,11 +69,15 @@ func SimulationFigures(set *plan.SimulationSet) ([]Figure, error) {
 			}
 		}
 	}
+	sh, err := sharesFigures(set)
+	if err != nil {
+		return nil, err
+	}
 	xs, err := XSightFigures(set)
 	if err != nil {
 		return nil, err
 	}
-	return append(figs, xs...), nil
+	return append(append(figs, sh...), xs...), nil
 }
 
 // cdfPoints returns the empirical CDF of xs as a step line.
