@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/labels"
@@ -111,6 +112,78 @@ func TestMesosShares(t *testing.T) {
 				for u := range w {
 					if d := o.samples[k][u] - w[u]; d < -2 || d > 2 {
 						t.Errorf("at %d s: %s runs %d slots, want %d ± 2 (all: %v)", at[k]/1000, us[u].Name, o.samples[k][u], w[u], o.samples[k])
+					}
+				}
+			}
+		})
+	}
+}
+
+// randomSlotCase builds a random slot-mode instance: machines of 1–4
+// slots in zones a, b and c, users restricted to zone sets, and jobs of
+// unit tasks in barrier-linked stages arriving over a minute.
+func randomSlotCase(seed uint64) (*sim.Cluster, []sim.User, []sim.Job) {
+	rng := rand.New(rand.NewPCG(seed, 1234))
+	c := &sim.Cluster{Resources: []string{"slots"}}
+	zones := []string{"a", "b", "c"}
+	for i := 0; i < 3+rng.IntN(6); i++ {
+		z := zones[rng.IntN(3)]
+		c.Machines = append(c.Machines, sim.Machine{Name: fmt.Sprintf("m%d", i), Cap: sim.Vec{int64(1 + rng.IntN(4))},
+			Labels: map[string]string{"zone": z}, Node: -1, Owner: sim.NoUser})
+	}
+	sels := []string{"", "zone=a", "zone in (b,c)", "zone!=c"}
+	var us []sim.User
+	for u := 0; u < 4; u++ {
+		usr := sim.User{Name: fmt.Sprintf("u%d", u), Weight: int64(1 + rng.IntN(3))}
+		if s := sels[rng.IntN(len(sels))]; s != "" {
+			x, _ := labels.Parse(s)
+			usr.Constraint = sim.Constraint{Selector: x}
+		}
+		us = append(us, usr)
+	}
+	var jobs []sim.Job
+	for j := 0; j < 3+rng.IntN(8); j++ {
+		job := sim.Job{Name: fmt.Sprintf("j%d", j), User: sim.UserID(rng.IntN(4)), Arrival: sim.Tick(rng.IntN(60))}
+		for s := 0; s < 1+rng.IntN(3); s++ {
+			job.Stages = append(job.Stages, sim.Stage{Name: fmt.Sprintf("s%d", s), Tasks: int32(1 + rng.IntN(8)),
+				Duration: sim.Tick(1 + rng.IntN(30)), Demand: sim.Vec{1}})
+			if s > 0 {
+				job.Links = append(job.Links, sim.Link{From: int32(s - 1), To: int32(s), Kind: sim.Barrier})
+			}
+		}
+		jobs = append(jobs, job)
+	}
+	return c, us, jobs
+}
+
+// TestSlotPoliciesRandom runs choosy and the three CMMF comparators on
+// random slot-mode instances, with noise on every third, the simulator's
+// invariants (work conservation included) after every Round, and checks
+// that two runs are identical.
+func TestSlotPoliciesRandom(t *testing.T) {
+	for _, pol := range []string{"choosy", "cmmf-restricted", "cmmf-migrate", "cmmf-preempt"} {
+		t.Run(pol, func(t *testing.T) {
+			for seed := uint64(1); seed <= 60; seed++ {
+				c, us, jobs := randomSlotCase(seed)
+				noise := 0.0
+				if seed%3 == 0 {
+					noise = 0.4
+				}
+				run := func() *sim.Result {
+					res, err := sim.Run(sim.Config{Cluster: c, Users: us, Policy: mustPolicy(t, pol, nil), Seed: seed, Noise: noise, Check: true},
+						sim.NewSliceSource(jobs))
+					if err != nil {
+						t.Fatalf("seed %d: %v", seed, err)
+					}
+					return res
+				}
+				a, b := run(), run()
+				if !reflect.DeepEqual(a, b) {
+					t.Fatalf("seed %d: two runs differ", seed)
+				}
+				for _, j := range a.Jobs {
+					if j.Finish < 0 || j.JCT() < j.LB {
+						t.Fatalf("seed %d: job %s finish %d lb %d", seed, j.Name, j.Finish, j.LB)
 					}
 				}
 			}
