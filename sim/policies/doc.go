@@ -7,8 +7,9 @@
 // (alignment with an SRTF blend and a fairness knob), cp (critical path
 // first). Constraints and ownership: choosy (online constrained max-min
 // fairness) and its exact comparators cmmf-restricted, cmmf-migrate and
-// cmmf-preempt. Later policies register themselves the same way, each in
-// its own file.
+// cmmf-preempt; xschedule (X-Flex on a packing plan's owned containers)
+// and drf-am (DRF with job-level application masters, its comparator).
+// Later policies register themselves the same way, each in its own file.
 //
 // It imports sim, flow (the comparators' exact CMMF solver) and the
 // standard library only.
