@@ -72,7 +72,18 @@ project; --workload fb is Facebook-like MapReduce (7000 jobs over 6 h, sized for
 load 0.8) and googlelike Choosy's constrained slots workload, both generated
 from --seed and streamed. --wparam tunes them (fb: jobs, machines, users,
 horizon, meantasks; googlelike: jobs, machines, types, slots, horizon; alibaba:
-arrivals, compress, machines).
+arrivals, compress, machines). --workload xflex is X-Flex's experiment (six
+nodes, applications flex, fair and fifo owning 26 containers each, 93
+MapReduce jobs; meangap, duration, sigma) and --workload openb replays the
+Alibaba GPU trace v2023 pod by pod (dir, pods, nodes, pending, copies), GPUs
+fitted device by device.
+
+--packing plan.json (from capplan pack --shapes) runs on the plan's
+containers, each owned by an application (container mode): xschedule needs it,
+and --view xsight then records X-Flex's views (container use per application,
+pairwise sharing, node snapshots at --snapshot times) into the document, the
+workbook and the figures. --against plan.json draws an offline plan's
+allocation on the utilisation figures.
 
 Policies: ` + strings.Join(policies.Names(), ", ") + `; --param POLICY.KEY=VALUE sets
 their parameters (for example capacity.max=0.5, tetris.f=0.5, drf.entity=job).
