@@ -82,9 +82,15 @@ func choosyTable(seeds []uint64) error {
 		}
 		return reports.NumberCell(median(xs))
 	}
+	ratioCell := func(xs []float64) reports.Cell { // ratios near 1: five decimals
+		if len(xs) == 0 {
+			return reports.MissingCell("-")
+		}
+		return reports.TextCell(fmt.Sprintf("%.5f", median(xs)))
+	}
 	for _, n := range names {
 		t.AddRow(reports.TextCell(n), cell(rmse[key{n, "cmmf-restricted"}]), cell(rmse[key{n, "cmmf-migrate"}]), cell(rmse[key{n, "cmmf-preempt"}]),
-			cell(ratio[n]), cell(cons[n]), reports.NumberCell(wall[n]))
+			ratioCell(ratio[n]), ratioCell(cons[n]), reports.NumberCell(wall[n]))
 	}
 	return render(t)
 }
