@@ -1,7 +1,7 @@
 # capplan — see README.md. `make run` and `make test` are the set-up contract.
 GO       ?= go
 FUZZTIME ?= 4s
-FUZZ_DATASETS := FuzzParseCluster FuzzParseDemand FuzzParseWorkload FuzzParseKubectl FuzzParseOpenB FuzzParseSweep
+FUZZ_DATASETS := FuzzParseCluster FuzzParseDemand FuzzParseWorkload FuzzParseKubectl FuzzParseOpenB FuzzParseOpenBPods FuzzParseSweep
 
 .PHONY: run test fuzz test-clp test-slurm bench build
 

@@ -45,8 +45,18 @@ var ErrExists = errors.New("datasets: file exists")
 // It refuses to overwrite: if any example file already exists in dir, it
 // writes nothing and returns an error wrapping ErrExists that names them.
 // Each file is written to a temporary name and renamed into place.
-func WriteExamples(dir string) error {
-	files := ExampleFiles()
+func WriteExamples(dir string) error { return writeFiles(dir, ExampleFiles()) }
+
+// WriteXFlexExample writes W-XFLEX's cluster.yaml and demand.yaml into dir
+// like WriteExamples, for `capplan shapes` and `capplan pack` to build a
+// packing plan that `capplan simulate --workload xflex --packing` runs.
+func WriteXFlexExample(dir string) error {
+	files := XFlexExampleFiles()
+	return writeFiles(dir, map[string][]byte{"cluster.yaml": files["cluster.yaml"], "demand.yaml": files["demand.yaml"]})
+}
+
+// writeFiles writes files into dir, refusing to overwrite any.
+func writeFiles(dir string, files map[string][]byte) error {
 	names := make([]string, 0, len(files))
 	for name := range files {
 		names = append(names, name)

@@ -1,5 +1,7 @@
 package flow
 
+import "fmt"
+
 // Divisible computes the weighted, demand-capped CMMF allocation with
 // divisible machines: the unique allocation x maximising, lexicographically,
 // the sorted vector of levels x_u/w_u (Choosy §4.2.1), subject to
@@ -20,6 +22,9 @@ package flow
 func Divisible(p *Problem) (*Result, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
+	}
+	if p.Floors != nil {
+		return nil, fmt.Errorf("%w: floors need whole machines (Integral)", ErrFloors)
 	}
 	if err := checkScale(p); err != nil {
 		return nil, err

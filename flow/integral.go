@@ -22,7 +22,7 @@ func Integral(p *Problem) (*Result, error) {
 	for _, u := range p.Users {
 		equal = equal && u.Weight == p.Users[0].Weight
 	}
-	if equal {
+	if equal && p.Floors == nil {
 		return integralUnweighted(p)
 	}
 	return integralWeighted(p)

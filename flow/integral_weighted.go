@@ -1,6 +1,7 @@
 package flow
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -32,10 +33,41 @@ import (
 // increment succeeds iff its class has an augmenting path, so the greedy is
 // unchanged while the network shrinks (Google-like instances: 5000 users →
 // about 800 nodes).
+//
+// With floors the greedy starts at x = Floors: one max flow routes the
+// floors first (an error when it cannot), and later augmentations, which
+// start at the source, never lower a source arc's flow.
 func integralWeighted(p *Problem) (*Result, error) {
 	s := newGreedy(p)
+	if err := s.routeFloors(); err != nil {
+		return nil, err
+	}
 	s.run()
 	return s.result(), nil
+}
+
+// routeFloors sets x = Floors and routes them, failing when no flow meets
+// every floor at once.
+func (s *greedy) routeFloors() error {
+	if s.p.Floors == nil {
+		return nil
+	}
+	var want int64
+	for u, f := range s.p.Floors {
+		if f > s.dcap[u] {
+			return fmt.Errorf("%w: user %d has floor %d but can use at most %d machines", ErrFloors, u, f, s.dcap[u])
+		}
+		s.x[u] = f
+		want += f
+	}
+	for c := range s.classes {
+		s.net.g.SetCap(s.net.classArc[c], s.classX(c))
+	}
+	if got := s.net.g.MaxFlow(s.net.src, s.net.sink); got != want {
+		return fmt.Errorf("%w: the types hold %d of the %d floor machines together", ErrFloors, got, want)
+	}
+	s.flows++
+	return nil
 }
 
 // wclass is a set of users with identical types and weight.

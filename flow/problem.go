@@ -15,6 +15,18 @@ type Problem struct {
 	Types []int64
 	// Users are the applications sharing the machines.
 	Users []User
+	// Floors, when non-nil, gives every user a lower bound x_u ≥ Floors[u]
+	// on its machines (len = len(Users)): machines it keeps whatever the
+	// others get, such as the tasks it runs when nothing may be preempted
+	// (SIMULATE.md §3.5's CMMF comparators). The floors must be realisable
+	// together on the users' types and within their demands. Only Integral
+	// accepts floors: it then maximises the sorted levels lexicographically
+	// over the allocations that respect them, by the weighted greedy started
+	// at x = Floors (Algorithm C). The set {x ∈ P : x ≥ a} of a polymatroid
+	// P translated by a ∈ P is again a polymatroid, and the objective is
+	// separable in the increments, so the greedy stays exact
+	// (Federgruen & Groenevelt 1986).
+	Floors []int64
 }
 
 // User is one application of a CMMF instance.
@@ -31,6 +43,10 @@ type User struct {
 // ErrInvalid is returned (wrapped) for a Problem that violates its contract.
 var ErrInvalid = errors.New("flow: invalid problem")
 
+// ErrFloors is returned (wrapped) when a Problem's floors cannot all be
+// met at once, or floors are given to Divisible.
+var ErrFloors = errors.New("flow: floors cannot be met")
+
 // Validate checks the Problem's contract: positive counts and weights,
 // demands ≥ 0 or Unbounded, and type lists strictly increasing and in range.
 func (p *Problem) Validate() error {
@@ -39,7 +55,15 @@ func (p *Problem) Validate() error {
 			return fmt.Errorf("%w: type %d has count %d, want > 0", ErrInvalid, t, c)
 		}
 	}
+	if p.Floors != nil && len(p.Floors) != len(p.Users) {
+		return fmt.Errorf("%w: %d floors for %d users", ErrInvalid, len(p.Floors), len(p.Users))
+	}
 	for i, u := range p.Users {
+		if p.Floors != nil {
+			if f := p.Floors[i]; f < 0 || u.Demand != Unbounded && f > u.Demand {
+				return fmt.Errorf("%w: user %d has floor %d outside [0, demand %d]", ErrInvalid, i, f, u.Demand)
+			}
+		}
 		if u.Weight <= 0 {
 			return fmt.Errorf("%w: user %d has weight %d, want > 0", ErrInvalid, i, u.Weight)
 		}

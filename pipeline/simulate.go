@@ -20,8 +20,23 @@ type SimulateOptions struct {
 	// absent). WorkloadPath may be a Workload document (YAML or JSON), an
 	// Alibaba v2018 batch_task CSV (.csv) or a PSPLIB project (.sm).
 	ClusterPath, DemandPath, WorkloadPath string
-	// Workload names a generated workload instead: fb or googlelike.
+	// Workload names a generated workload instead: fb, googlelike or
+	// xflex.
 	Workload string
+	// PackingPath is an ownership PackingPlan (`capplan pack --shapes`):
+	// the nodes are cut into its containers (container mode, SIMULATE.md
+	// §1.4). W-XFLEX uses its embedded plan when none is given.
+	PackingPath string
+	// XSight records X-Flex's views in container mode (SIMULATE.md §4.2):
+	// the use of every application's containers over time, the pairwise
+	// sharing imbalances, and node snapshots at Snapshots (seconds; nil:
+	// 100, 200 and 300 s).
+	XSight    bool
+	Snapshots []float64
+	// AgainstPath is a packing plan whose allocation per resource the
+	// document records beside the simulated one (the utilisation figures
+	// draw it).
+	AgainstPath string
 	// WorkloadParams tune the workload (--wparam): see WorkloadParamDocs.
 	WorkloadParams map[string]string
 	// Example runs the embedded example (cluster, demand and workload).
@@ -92,6 +107,25 @@ func Simulate(o SimulateOptions) (*plan.SimulationSet, error) {
 	if len(names) == 0 {
 		return nil, errors.New("pipeline: no policy to simulate")
 	}
+	for _, n := range names {
+		if _, err := policies.New(n, o.PolicyParams[n]); err != nil {
+			return nil, err
+		}
+	}
+	w, err := loadWorkload(&o)
+	if err != nil {
+		return nil, err
+	}
+	var offline *plan.SimOffline
+	if o.AgainstPath != "" {
+		if offline, err = w.offline(o.AgainstPath); err != nil {
+			return nil, err
+		}
+	}
+	if o.XSight && !w.cluster.ContainerMode() {
+		return nil, fmt.Errorf("pipeline: --view xsight needs container mode: --packing plan.json, or --workload xflex")
+	}
+	o.PolicyParams = withDefaults(o.PolicyParams, w.policyDefaults)
 	makers := make([]func() (sim.Policy, error), len(names))
 	for i, n := range names {
 		if _, err := policies.New(n, o.PolicyParams[n]); err != nil {
@@ -99,9 +133,13 @@ func Simulate(o SimulateOptions) (*plan.SimulationSet, error) {
 		}
 		makers[i] = func() (sim.Policy, error) { return policies.New(n, o.PolicyParams[n]) }
 	}
-	w, err := loadWorkload(&o)
-	if err != nil {
-		return nil, err
+	for i, n := range names {
+		pol, _ := makers[i]()
+		if cc, ok := pol.(clusterChecker); ok {
+			if err := cc.CheckCluster(w.cluster, w.users); err != nil {
+				return nil, fmt.Errorf("pipeline: policy %s on workload %s: %w", n, w.name, err)
+			}
+		}
 	}
 	if w.jobs != nil {
 		rej, err := sim.Admit(sim.Config{Cluster: w.cluster, Users: w.users}, w.jobs)
@@ -117,6 +155,7 @@ func Simulate(o SimulateOptions) (*plan.SimulationSet, error) {
 				w.rejected[0].Job, w.rejected[0].Reason)
 		}
 	}
+	prb := make([]*probes, len(names))
 	results := make([]*sim.Result, len(names))
 	traces := make([]*sim.Trace, len(names))
 	alone := make([][]sim.Tick, len(names))
@@ -133,7 +172,11 @@ func Simulate(o SimulateOptions) (*plan.SimulationSet, error) {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			results[i], traces[i], errs[i] = runCell(&o, w, makers[i])
+			prb[i] = newProbes(&o, w, names)
+			results[i], traces[i], errs[i] = runCell(&o, w, makers[i], prb[i])
+			if errs[i] == nil {
+				prb[i].finish(results[i])
+			}
 			if errs[i] == nil && o.Alone {
 				alone[i], errs[i] = runAlone(&o, w, makers[i], results[i])
 			}
@@ -145,16 +188,50 @@ func Simulate(o SimulateOptions) (*plan.SimulationSet, error) {
 			return nil, fmt.Errorf("pipeline: policy %s: %w", names[i], err)
 		}
 	}
-	return buildSet(&o, w, names, results, traces, alone), nil
+	set := buildSet(&o, w, names, results, traces, alone)
+	fillProbes(set, names, prb)
+	set.Offline = offline
+	return set, nil
+}
+
+// withDefaults returns the policy parameters with a workload's defaults
+// added where the user set none (a copy: the caller's maps are kept).
+func withDefaults(params, defaults map[string]map[string]string) map[string]map[string]string {
+	out := map[string]map[string]string{}
+	for _, pol := range sortedKeysOf(params) {
+		out[pol] = map[string]string{}
+		for _, k := range sortedKeysOf(params[pol]) {
+			out[pol][k] = params[pol][k]
+		}
+	}
+	for _, pol := range sortedKeysOf(defaults) {
+		if out[pol] == nil {
+			out[pol] = map[string]string{}
+		}
+		for _, k := range sortedKeysOf(defaults[pol]) {
+			if _, set := out[pol][k]; !set {
+				out[pol][k] = defaults[pol][k]
+			}
+		}
+	}
+	return out
+}
+
+// clusterChecker is implemented by policies that run only on some
+// clusters (the CMMF comparators need slot mode; xschedule containers).
+type clusterChecker interface {
+	CheckCluster(c *sim.Cluster, users []sim.User) error
 }
 
 // runCell runs one policy over a fresh source of the workload.
-func runCell(o *SimulateOptions, w *workload, mk func() (sim.Policy, error)) (*sim.Result, *sim.Trace, error) {
+func runCell(o *SimulateOptions, w *workload, mk func() (sim.Policy, error), prb *probes) (*sim.Result, *sim.Trace, error) {
 	pol, err := mk()
 	if err != nil {
 		return nil, nil, err
 	}
 	cfg := w.config(o, pol)
+	prb.attach(pol)
+	cfg.Observers = append(cfg.Observers, prb.observers()...)
 	var tr *sim.Trace
 	if len(o.Gantt) > 0 {
 		keep := ganttFilter(o.Gantt, w)

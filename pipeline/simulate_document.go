@@ -108,6 +108,9 @@ func newRun(o *SimulateOptions, w *workload, name string, res *sim.Result, tr *s
 		row := plan.SimJob{Name: j.Name, User: w.users[j.User].Name, Arrival: sec(j.Arrival), Start: opt(j.Start),
 			Finish: opt(j.Finish), LB: sec(j.LB), Tasks: int(j.Tasks), Attempts: int(j.Attempts), Kills: int(j.Kills),
 			SizeBin: plan.SizeBin(sec(j.LB))}
+		if w.sizeBin != nil {
+			row.SizeBin = w.sizeBin(int(j.Tasks))
+		}
 		if j.Finish >= 0 {
 			row.JCT = opt(j.JCT())
 		}
@@ -123,6 +126,9 @@ func newRun(o *SimulateOptions, w *workload, name string, res *sim.Result, tr *s
 	}
 	s := &run.Summary
 	plan.SummarizeJCT(s, run.Jobs)
+	if w.sizeBins != nil {
+		run.Bins, run.Users = plan.SummarizeGroups(run.Jobs, w.sizeBins)
+	}
 	s.Makespan = sec(res.Makespan)
 	s.WastedWork = sec(wasted)
 	s.Kills, s.Suspends, s.Migrations = res.Stats.Kills, res.Stats.Suspends, res.Stats.Migrations
@@ -152,7 +158,7 @@ func newRun(o *SimulateOptions, w *workload, name string, res *sim.Result, tr *s
 	}
 	st := res.Stats
 	run.Stats = plan.SimStats{Events: st.Events, Rounds: st.Rounds, Placements: st.Placements, Preemptions: st.Preemptions,
-		PeakLiveTasks: st.PeakLiveTasks, CacheHits: res.PolicyStats["cacheHits"]}
+		PeakLiveTasks: st.PeakLiveTasks, CacheHits: res.PolicyStats["cacheHits"], Policy: res.PolicyStats}
 	if tr != nil {
 		run.Gantt = ganttOf(o, tr)
 	}

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -39,6 +40,20 @@ func (p *params) float(key string, def float64) (float64, error) {
 	x, err := strconv.ParseFloat(v, 64)
 	if err != nil || !(x > 0) {
 		return 0, fmt.Errorf("pipeline: workload parameter %s=%q: want a positive number", key, v)
+	}
+	return x, nil
+}
+
+// nonNegative reads a number ≥ 0.
+func (p *params) nonNegative(key string, def float64) (float64, error) {
+	p.used[key] = true
+	v, ok := p.m[key]
+	if !ok {
+		return def, nil
+	}
+	x, err := strconv.ParseFloat(v, 64)
+	if err != nil || !(x >= 0) || math.IsInf(x, 0) {
+		return 0, fmt.Errorf("pipeline: workload parameter %s=%q: want a number ≥ 0", key, v)
 	}
 	return x, nil
 }

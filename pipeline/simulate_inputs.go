@@ -33,6 +33,15 @@ type workload struct {
 	expandRejected int // jobs rejected while converting, not in jobs
 	firstJob       string
 	inputs         []plan.Input
+	// policyDefaults are parameters the workload implies for some
+	// policies (W-XFLEX's schedulers and AMs for xschedule), applied where
+	// the user set none.
+	policyDefaults map[string]map[string]string
+	// sizeBin, when set, names a job's size class from its task count
+	// (W-XFLEX: small, medium, large) instead of Choosy's bins, and the
+	// document then summarises every user by class.
+	sizeBin  func(tasks int) string
+	sizeBins []string
 }
 
 // source returns a fresh job source.
@@ -60,6 +69,8 @@ func (w *workload) config(o *SimulateOptions, p sim.Policy) sim.Config {
 var WorkloadParamDocs = map[string]string{
 	"fb":         "jobs (7000), machines (sized for load 0.8), users (20), horizon seconds (21600), meantasks (92.9)",
 	"googlelike": "jobs (300), machines (1000), types (20), slots per node (1), horizon seconds (3600)",
+	"xflex":      "meangap seconds (10), duration seconds (30), sigma (0.2: the noise when --noise is 0)",
+	"openb":      "dir (the trace's directory), pods=gpuspec33|default, nodes=all|gpu, pending=drop|hold, copies (1)",
 	"alibaba":    "arrivals=trace|poisson (trace; poisson needs --load), compress (1), machines (100)",
 }
 
@@ -92,8 +103,14 @@ func loadWorkload(o *SimulateOptions) (*workload, error) {
 	case o.Workload == "googlelike":
 		p.kind = "googlelike"
 		err = w.googlelike(o, p)
+	case o.Workload == "xflex":
+		p.kind = "xflex"
+		err = w.xflex(o, p)
+	case o.Workload == "openb":
+		p.kind = "openb"
+		err = w.openb(o, p)
 	case o.Workload != "":
-		return nil, fmt.Errorf("pipeline: unknown workload %q (valid: fb, googlelike; or -w FILE)", o.Workload)
+		return nil, fmt.Errorf("pipeline: unknown workload %q (valid: fb, googlelike, xflex, openb; or -w FILE)", o.Workload)
 	case o.Example:
 		err = w.document(o, "", nil)
 	case strings.HasSuffix(strings.ToLower(o.WorkloadPath), ".csv"):
@@ -111,6 +128,9 @@ func loadWorkload(o *SimulateOptions) (*workload, error) {
 	}
 	if err := p.done(); err != nil {
 		return nil, err
+	}
+	if o.PackingPath != "" && !w.cluster.ContainerMode() {
+		return nil, fmt.Errorf("pipeline: --packing needs a workload on a capplan cluster: -w FILE with -c and -d, or --workload xflex")
 	}
 	if err := w.overbook(o.Overbook); err != nil {
 		return nil, err
@@ -202,8 +222,25 @@ func (w *workload) document(o *SimulateOptions, path string, _ []byte) error {
 				strings.Join(c.Resources, ", "))
 		}
 	}
-	q := workloads.Quanta(c, workloads.WorkloadDemands(wl, c.Resources))
+	var cs []packedContainer
+	if o.PackingPath != "" {
+		if d == nil {
+			return fmt.Errorf("pipeline: --packing needs the demand whose applications own the containers: give -d demand.yaml")
+		}
+		pp, err := w.readPacking(o.PackingPath, "", nil)
+		if err != nil {
+			return err
+		}
+		if cs, err = checkPacking(o.PackingPath, pp, c, demandNames(d)); err != nil {
+			return err
+		}
+	}
+	wlDemands := workloads.WorkloadDemands(wl, c.Resources)
+	q := workloads.Quanta(c, func(b *sim.QuantaBuilder) { wlDemands(b); containerQuanta(cs)(b) })
 	w.cluster = workloads.Cluster(c, q)
+	if cs != nil {
+		w.cluster = containerCluster(c, q, cs, demandNames(d))
+	}
 	users := workloads.NewUserIndex(nil, "")
 	if d != nil {
 		us, err := workloads.Users(d, c.Resources, q)

@@ -5,7 +5,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -135,8 +134,6 @@ seeds: [4, 2]
 		t.Errorf("axes %v", names)
 	}
 }
-
-func trimFloat(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
 // TestSweepCellIDs checks that a cell's id is a function of its spec: the
 // same spec gives the same id, and changing any parameter, the capplan

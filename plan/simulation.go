@@ -50,6 +50,9 @@ type SimulationContext struct {
 	Contention  string `json:"contention"`
 	// Until is the time limit in seconds (0: none).
 	Until float64 `json:"until,omitempty"`
+	// Offline is the allocation of an offline packing plan to compare
+	// with (--against).
+	Offline *SimOffline `json:"offline,omitempty"`
 }
 
 // SimWorkload describes the simulated jobs.
@@ -88,6 +91,16 @@ type SimulationRun struct {
 	Stats   SimStats    `json:"stats"`
 	// Gantt holds the task runs of the jobs chosen for a Gantt chart.
 	Gantt []SimGanttJob `json:"gantt,omitempty"`
+	// RMSE compares the run with each CMMF comparator of the set
+	// (Choosy §7.1); Constraints describes the constrained jobs.
+	RMSE        []SimShareFit   `json:"rmse,omitempty"`
+	Constraints *SimConstraints `json:"constraints,omitempty"`
+	// Bins and Users summarise the jobs by size class, overall and per
+	// user, for workloads with their own classes (W-XFLEX).
+	Bins  []SimBinStat     `json:"bins,omitempty"`
+	Users []SimUserSummary `json:"users,omitempty"`
+	// XSight holds X-Flex's views (--view xsight, container mode).
+	XSight *SimXSight `json:"xsight,omitempty"`
 }
 
 // SimGanttJob is one job's task runs, in start order.
@@ -236,6 +249,9 @@ type SimStats struct {
 	Preemptions   int64 `json:"preemptions"`
 	CacheHits     int64 `json:"cacheHits"`
 	PeakLiveTasks int64 `json:"peakLiveTasks"`
+	// Policy are the policy's own counters (CMMF solves, containers
+	// borrowed, preemptions by type, ...).
+	Policy map[string]int64 `json:"policy,omitempty"`
 }
 
 // Result returns run i of the set as a SimulationResult document with the

@@ -85,6 +85,11 @@ func SimulationRejectedTable(set *plan.SimulationSet) Table {
 // the rejected jobs).
 func WriteSimulationText(w io.Writer, set *plan.SimulationSet, terminal bool) error {
 	tables := []Table{SimulationPoliciesTable(set)}
+	for _, t := range []Table{SimulationGroupsTable(set), SimulationRMSETable(set)} {
+		if len(t.Rows) > 0 {
+			tables = append(tables, t)
+		}
+	}
 	if len(set.Workload.Rejected) > 0 {
 		tables = append(tables, SimulationRejectedTable(set))
 	}

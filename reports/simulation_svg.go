@@ -26,7 +26,10 @@ import (
 //   - util-POLICY.svg: utilisation of each resource over time (Graphene
 //     Fig. 13);
 //   - gantt-JOB-POLICY.svg: the task runs of each traced job, one row per
-//     task, coloured by stage, killed runs grey (Carbyne Fig. 8).
+//     task, coloured by stage, killed runs grey (Carbyne Fig. 8);
+//   - shares-POLICY-vs-COMPARATOR.svg: users' shares over time against a
+//     CMMF comparator (Choosy Figs. 10–14);
+//   - with X-Sight views, XSightFigures.
 func SimulationFigures(set *plan.SimulationSet) ([]Figure, error) {
 	var figs []Figure
 	add := func(name string, f simFigure, err error) error {
@@ -66,7 +69,15 @@ func SimulationFigures(set *plan.SimulationSet) ([]Figure, error) {
 			}
 		}
 	}
-	return figs, nil
+	sh, err := sharesFigures(set)
+	if err != nil {
+		return nil, err
+	}
+	xs, err := XSightFigures(set)
+	if err != nil {
+		return nil, err
+	}
+	return append(append(figs, sh...), xs...), nil
 }
 
 // cdfPoints returns the empirical CDF of xs as a step line.
@@ -222,7 +233,32 @@ func utilPlot(set *plan.SimulationSet, r *plan.SimulationRun) (simFigure, error)
 		names = append(names, res)
 		series = append(series, pts)
 	}
+	if err := addOffline(f, set, r); err != nil {
+		return f, err
+	}
 	return addLines(f, names, series)
+}
+
+// addOffline draws, per resource, what the --against packing plan
+// allocates: a dashed line in the resource's colour.
+func addOffline(f simFigure, set *plan.SimulationSet, r *plan.SimulationRun) error {
+	if set.Offline == nil || len(r.Series.Running) == 0 {
+		return nil
+	}
+	end := r.Series.Start + float64(len(r.Series.Running))*r.Series.Step
+	for i, res := range set.Cluster.Resources {
+		a, ok := set.Offline.Allocated[res]
+		if !ok {
+			continue
+		}
+		l, err := horizontalLine(a, r.Series.Start, end, seriesColor(i))
+		if err != nil {
+			return err
+		}
+		f.p.Add(l)
+		f.leg.add(fmt.Sprintf("%s: %s plan", res, set.Offline.Plan), l)
+	}
+	return nil
 }
 
 func ganttPlot(r *plan.SimulationRun, g *plan.SimGanttJob) (simFigure, error) {

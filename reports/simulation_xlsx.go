@@ -39,7 +39,8 @@ func SimulationWorkbook(set *plan.SimulationSet) (*Workbook, error) {
 		return nil, err
 	}
 	taken := map[string]bool{SheetSummary: true, SheetSimCompare: true, SheetSimUtilization: true, SheetSimFairness: true,
-		SheetSimInputs: true, SheetDAGRejected: true}
+		SheetSimInputs: true, SheetDAGRejected: true, SheetSimXSight: true, SheetSimPairs: true, SheetSimSnapshot: true,
+		SheetSimRMSE: true, SheetSimGroups: true}
 	for _, r := range set.Runs {
 		if len(r.Jobs) >= maxSheetRows {
 			return nil, fmt.Errorf("reports: %d jobs exceed the xlsx limit of %d rows", len(r.Jobs), maxSheetRows-1)
@@ -77,6 +78,9 @@ func SimulationWorkbook(set *plan.SimulationSet) (*Workbook, error) {
 		if err := wb.AddTable(SheetDAGRejected, SimulationRejectedTable(set)); err != nil {
 			return nil, err
 		}
+	}
+	if err := addChoosyXFlexSheets(wb, set); err != nil {
+		return nil, err
 	}
 	if err := wb.AddTable(SheetSimInputs, simInputsTable(set)); err != nil {
 		return nil, err

@@ -209,6 +209,9 @@ func (c *checker) afterRound() error {
 		}
 	}
 	c.checkIndex()
+	if s.dev != nil {
+		c.checkDevices()
+	}
 	if s.traits.WorkConserving {
 		c.checkWorkConserving()
 	}
@@ -259,7 +262,7 @@ func (c *checker) checkWorkConserving() {
 				if r := s.reserved[m]; r != NoUser && r != j.spec.User {
 					continue
 				}
-				if s.machineFree(m).Dominates(dem) {
+				if s.machineFree(m).Dominates(dem) && (s.dev == nil || s.dev.fits(m, dem)) {
 					c.fail("work-conservation", fmt.Sprintf("%s policy left %s runnable while it fits machine %s",
 						s.policy.Name(), TaskRef{id, v}, s.cl.Machines[m].Name))
 					return
@@ -289,4 +292,35 @@ func (c *checker) atEnd() error {
 		}
 	}
 	return c.err
+}
+
+// checkDevices recomputes every device's free room from the tasks holding
+// it: each device between 0 and its capacity, every holder running on the
+// machine, and a machine's devices holding exactly its running tasks'
+// demand of the resource.
+func (c *checker) checkDevices() {
+	s, dv := c.s, c.s.dev
+	for mi := range s.cl.Machines {
+		used := make([]int64, len(dv.free[mi]))
+		var held int64
+		for _, d := range dv.takes[mi] {
+			used[d.device] += d.amount
+			held += d.amount
+			if j := s.jobs[d.t.Job]; j == nil || j.tasks[d.t.Task].state != TaskRunning || j.tasks[d.t.Task].machine != MachineID(mi) {
+				c.fail("devices", fmt.Sprintf("machine %s: %s holds a device without running there", s.cl.Machines[mi].Name, d.t))
+			}
+		}
+		for k, f := range dv.free[mi] {
+			if f < 0 || f+used[k] != dv.per {
+				c.fail("devices", fmt.Sprintf("machine %s device %d: %d free and %d held of %d", s.cl.Machines[mi].Name, k, f, used[k], dv.per))
+			}
+		}
+		var want int64
+		for _, r := range s.onMachine[mi] {
+			want += s.jobs[r.Job].demand(r.Task)[dv.dim]
+		}
+		if want != held {
+			c.fail("devices", fmt.Sprintf("machine %s: devices hold %d, its tasks demand %d", s.cl.Machines[mi].Name, held, want))
+		}
+	}
 }

@@ -2,8 +2,8 @@
 // (SIMULATE.md §1): int64 ticks, an event queue ordered by (time, kind,
 // ids), one scheduling Round per distinct timestamp, a free-capacity index
 // per machine class, placement constraints, preemption, suspension,
-// migration, container mode, counter-based duration noise, invariant
-// checks and metrics. Policies (sub-package policies) read a State and act
+// migration, container mode, per-device fit of GPUs, counter-based
+// duration noise, invariant checks and metrics. Policies (sub-package policies) read a State and act
 // through a Planner; they never see actual durations.
 //
 // A run is a pure function of its Config and JobSource: the same inputs

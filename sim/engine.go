@@ -58,6 +58,7 @@ type engine struct {
 	rec     *recorder
 	chk     *checker
 	overdue *overdueHeap
+	dev     *devices           // per-device fit (Cluster.Devices), or nil
 	claims  map[TaskRef]UserID // claimants of pending grace-period kills
 
 	stats Stats
@@ -118,6 +119,12 @@ func newSim(cfg Config) (*engine, error) {
 		s.obs = append(s.obs, o)
 	}
 	s.obs = append(s.obs, cfg.Observers...)
+	if cl.Devices != nil {
+		var err error
+		if s.dev, err = newDevices(cl.Devices, cl.Machines); err != nil {
+			return nil, err
+		}
+	}
 	s.classes, s.classOf = buildClasses(cl.Machines)
 	s.elig = newEligibility(s.classes)
 	M, D := len(cl.Machines), s.D

@@ -24,6 +24,9 @@ type Cluster struct {
 	// a time, and usage is charged by container size, not task demand.
 	// Nil outside container mode.
 	Nodes []Node
+	// Devices, when set, fits one resource device by device (GPUs):
+	// see Devices.
+	Devices *Devices
 }
 
 // Machine is one machine, or one container in container mode.
@@ -92,6 +95,22 @@ type User struct {
 	Weight int64
 	// Constraint applies to every task of the user's jobs.
 	Constraint Constraint
+	// Sharing is the user's X-Flex sharing policy (container mode).
+	Sharing Sharing
+}
+
+// Sharing is an application's X-Flex sharing policy [SEED xflex §2]: the
+// debt it may run up with another application before that one may preempt
+// it, or Garbo mode. Policies that ignore ownership ignore it.
+type Sharing struct {
+	// Bound is δ_u in normalised container size × seconds
+	// (Σ_d size_d/R_d · s); Set says the Demand gave one (otherwise the
+	// policy's default applies).
+	Bound float64
+	Set   bool
+	// Alone (Garbo mode) runs the user on, and lends, only its own
+	// containers.
+	Alone bool
 }
 
 // LinkKind is the dependency pattern of a stage edge.

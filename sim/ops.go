@@ -43,6 +43,9 @@ func (s *engine) occupy(j *jobRT, v int32, m MachineID) {
 	s.reserved[m] = NoUser // only the claimant may place on a reserved machine
 	s.index.set(m, f, s.slots[m], false)
 	s.addUsage(j, s.charge(dem, m), 1)
+	if s.dev != nil {
+		s.dev.take(m, TaskRef{j.id, v}, dem)
+	}
 	j.tasks[v].mpos = int32(len(s.onMachine[m]))
 	s.onMachine[m] = append(s.onMachine[m], TaskRef{j.id, v})
 	j.tasks[v].machine = m
@@ -64,6 +67,9 @@ func (s *engine) vacate(j *jobRT, v int32) {
 	s.index.set(m, f, s.slots[m], s.reserved[m] != NoUser)
 	s.markDirty(m)
 	s.addUsage(j, s.charge(dem, m), -1)
+	if s.dev != nil {
+		s.dev.release(m, TaskRef{j.id, v})
+	}
 	on := s.onMachine[m] // swap-remove
 	last := len(on) - 1
 	if i := t.mpos; int(i) != last {

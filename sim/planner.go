@@ -94,7 +94,10 @@ func (p *Planner) check(op string, j *jobRT, v int32, m MachineID) *PlanError {
 	dem := j.demand(v)
 	f := s.machineFree(m)
 	if s.slots[m] >= 1 && f.Dominates(dem) {
-		return nil
+		if s.dev == nil || s.dev.fits(m, dem) {
+			return nil
+		}
+		return &PlanError{Op: op, Task: ref, Machine: m, Err: ErrNoFit} // the devices, not the totals
 	}
 	have, need := make([]float64, s.D+1), make([]float64, s.D+1)
 	for d := range dem {

@@ -120,7 +120,8 @@ func (st *State) Fits(t TaskRef, m MachineID) bool {
 	if r := s.reserved[m]; r != NoUser && r != j.spec.User {
 		return false
 	}
-	return s.machineFree(m).Dominates(j.demand(t.Task))
+	dem := j.demand(t.Task)
+	return s.machineFree(m).Dominates(dem) && (s.dev == nil || s.dev.fits(m, dem))
 }
 
 // FirstFit returns the first machine, in (class, id) order over t's
@@ -130,6 +131,14 @@ func (st *State) FirstFit(t TaskRef) MachineID {
 	j := st.Job(t.Job).j
 	dem := j.demand(t.Task)
 	x := st.s.index
+	if dev := st.s.dev; dev != nil { // the first whose devices hold it
+		found := NoMachine
+		st.ForEachFit(t, func(m MachineID) bool {
+			found = m
+			return false
+		})
+		return found
+	}
 	for _, c := range j.st[j.tasks[t.Task].stage].elig.List() {
 		if m := x.FirstFit(c, dem); m != NoMachine {
 			return m
@@ -143,6 +152,10 @@ func (st *State) FirstFit(t TaskRef) MachineID {
 func (st *State) ForEachFit(t TaskRef, fn func(MachineID) bool) {
 	j := st.Job(t.Job).j
 	dem := j.demand(t.Task)
+	if dev := st.s.dev; dev != nil {
+		inner := fn
+		fn = func(m MachineID) bool { return !dev.fits(m, dem) || inner(m) }
+	}
 	for _, c := range j.st[j.tasks[t.Task].stage].elig.List() {
 		if !st.s.index.ForEachFit(c, dem, fn) {
 			return
@@ -220,6 +233,7 @@ func (u UserView) Weight() int64       { return u.s.users[u.id].weight }
 func (u UserView) Eligible() *ClassSet { return u.s.users[u.id].elig }
 func (u UserView) ActiveJobs() int     { return int(u.s.users[u.id].activeJobs) }
 func (u UserView) Running() int        { return int(u.s.users[u.id].running) }
+func (u UserView) Sharing() Sharing    { return u.s.cfg.Users[u.id].Sharing }
 
 // Usage returns what the user's running tasks are charged. Do not modify.
 func (u UserView) Usage() Vec { return u.s.users[u.id].usage }

@@ -42,6 +42,7 @@ type simulateOptions struct {
 	Check, Alone, Stats                     bool
 	Gantt                                   []string
 	SVG                                     string
+	Packing, View, Snapshot, Against        string
 	Workers                                 int
 	output                                  outputOptions
 
@@ -49,12 +50,13 @@ type simulateOptions struct {
 	overbook    map[string]float64
 	params      map[string]map[string]string
 	wparams     map[string]string
+	snapshots   []float64
 }
 
 func newSimulateCmd(io *ioStreams, runF func(*simulateOptions) error) *cobra.Command {
 	opts := &simulateOptions{io: io}
 	cmd := &cobra.Command{
-		Use:   "simulate {-c <cluster> -w <workload> | --workload fb|googlelike | --example} --policy <policy> [flags]",
+		Use:   "simulate {-c <cluster> -w <workload> | --workload fb|googlelike|xflex|openb | --example} --policy <policy> [flags]",
 		Short: "Replay job DAGs on a cluster under online scheduling policies, side by side",
 		Long: `Simulate jobs arriving on a cluster, event by event, under an online policy, and
 report each job's completion time (JCT) against its lower bound, the policy's
@@ -70,7 +72,18 @@ project; --workload fb is Facebook-like MapReduce (7000 jobs over 6 h, sized for
 load 0.8) and googlelike Choosy's constrained slots workload, both generated
 from --seed and streamed. --wparam tunes them (fb: jobs, machines, users,
 horizon, meantasks; googlelike: jobs, machines, types, slots, horizon; alibaba:
-arrivals, compress, machines).
+arrivals, compress, machines). --workload xflex is X-Flex's experiment (six
+nodes, applications flex, fair and fifo owning 26 containers each, 93
+MapReduce jobs; meangap, duration, sigma) and --workload openb replays the
+Alibaba GPU trace v2023 pod by pod (dir, pods, nodes, pending, copies), GPUs
+fitted device by device.
+
+--packing plan.json (from capplan pack --shapes) runs on the plan's
+containers, each owned by an application (container mode): xschedule needs it,
+and --view xsight then records X-Flex's views (container use per application,
+pairwise sharing, node snapshots at --snapshot times) into the document, the
+workbook and the figures. --against plan.json draws an offline plan's
+allocation on the utilisation figures.
 
 Policies: ` + strings.Join(policies.Names(), ", ") + `; --param POLICY.KEY=VALUE sets
 their parameters (for example capacity.max=0.5, tetris.f=0.5, drf.entity=job).
@@ -82,7 +95,9 @@ workers.`,
 		Example: `  capplan simulate --example --compare fifo,drf,sjf,tetris,cp --baseline drf --svg figs/
   capplan simulate -c cluster.yaml -d demand.yaml -w workload.yaml --policy drf --json
   capplan simulate --workload fb --wparam jobs=2000 --compare fifo,drf,tetris --load 0.9 -o sim.xlsx
-  capplan simulate -w batch_task.csv --policy capacity --param capacity.intra=cp --tick 1s`,
+  capplan simulate -w batch_task.csv --policy capacity --param capacity.intra=cp --tick 1s
+  capplan simulate --workload googlelike --policy choosy --compare cmmf-restricted,drf
+  capplan simulate --workload xflex --packing plan.json --policy xschedule --compare drf-am --view xsight --svg out/`,
 		Args: wrapArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := opts.validate(); err != nil {
@@ -98,7 +113,11 @@ workers.`,
 	f.StringVarP(&opts.Cluster, "cluster", "c", "", "cluster inventory `file` (capplan Cluster or kubectl node list)")
 	f.StringVarP(&opts.Demand, "demand", "d", "", "demand `file`: the users (applications) with weights and selectors")
 	f.StringVarP(&opts.WorkloadFile, "workload-file", "w", "", "workload `file`: Workload YAML/JSON, batch_task .csv or PSPLIB .sm")
-	f.StringVar(&opts.Workload, "workload", "", "generated workload: `fb` or googlelike")
+	f.StringVar(&opts.Workload, "workload", "", "generated workload: `fb`, googlelike, xflex or openb")
+	f.StringVar(&opts.Packing, "packing", "", "ownership packing plan `file` (capplan pack --shapes): run on its containers (container mode)")
+	f.StringVar(&opts.Against, "against", "", "packing plan `file` whose allocation per resource the utilisation figures draw beside the simulated one")
+	f.StringVar(&opts.View, "view", "", "extra views: `xsight` (X-Flex's: container use per application, pairwise sharing, node snapshots)")
+	f.StringVar(&opts.Snapshot, "snapshot", "", "times in `seconds,...` of the X-Sight node snapshots (100,200,300 when not given)")
 	f.StringSliceVar(&opts.WParams, "wparam", nil, "workload parameters `key=value,...`")
 	f.BoolVar(&opts.Example, "example", false, "simulate the embedded example (16 nodes, 4 users, 40 jobs)")
 	f.StringVar(&opts.Policy, "policy", "fifo", "scheduling `policy`")
@@ -123,9 +142,13 @@ workers.`,
 	_ = cmd.RegisterFlagCompletionFunc("policy", names)
 	_ = cmd.RegisterFlagCompletionFunc("compare", names)
 	_ = cmd.RegisterFlagCompletionFunc("baseline", names)
-	_ = cmd.RegisterFlagCompletionFunc("workload", cobra.FixedCompletions([]string{"fb", "googlelike"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("workload", cobra.FixedCompletions(simWorkloads, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("view", cobra.FixedCompletions([]string{"xsight"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
+
+// simWorkloads are the generated workloads --workload accepts.
+var simWorkloads = []string{"fb", "googlelike", "xflex", "openb"}
 
 // simTicks are the accepted --tick values.
 var simTicks = map[string]float64{"1ms": 0.001, "10ms": 0.01, "100ms": 0.1, "1s": 1}
@@ -146,11 +169,15 @@ func (o *simulateOptions) validate() error {
 	}
 	switch {
 	case inputs == 0:
-		return usageErrorf("give a workload: -w FILE, --workload fb|googlelike or --example")
+		return usageErrorf("give a workload: -w FILE, --workload %s or --example", strings.Join(simWorkloads, "|"))
 	case inputs > 1:
 		return usageErrorf("-w, --workload and --example cannot be combined")
-	case o.Workload != "" && o.Workload != "fb" && o.Workload != "googlelike":
-		return usageErrorf("unknown --workload %q (valid: fb, googlelike; or -w FILE)", o.Workload)
+	case o.Workload != "" && !slices.Contains(simWorkloads, o.Workload):
+		return usageErrorf("unknown --workload %q (valid: %s; or -w FILE)", o.Workload, strings.Join(simWorkloads, ", "))
+	case o.View != "" && o.View != "xsight":
+		return usageErrorf("unknown --view %q (valid: xsight)", o.View)
+	case o.Snapshot != "" && o.View != "xsight":
+		return usageErrorf("--snapshot needs --view xsight")
 	case o.WorkloadFile != "" && !strings.HasSuffix(o.WorkloadFile, ".csv") && !strings.HasSuffix(o.WorkloadFile, ".sm") && o.Cluster == "":
 		return usageErrorf("a Workload document needs a cluster: give -c cluster.yaml")
 	case o.Demand != "" && o.Cluster == "" && !o.Example:
@@ -194,6 +221,16 @@ func (o *simulateOptions) validate() error {
 			return usageErrorf("invalid --wparam %q: want key=value", kv)
 		}
 		o.wparams[k] = v
+	}
+	for _, v := range strings.Split(o.Snapshot, ",") {
+		if v == "" && o.Snapshot == "" {
+			break
+		}
+		t, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if err != nil || !(t >= 0) || math.IsInf(t, 0) {
+			return usageErrorf("invalid --snapshot %q: want times in seconds ≥ 0, such as 100,200,300", o.Snapshot)
+		}
+		o.snapshots = append(o.snapshots, t)
 	}
 	o.overbook = map[string]float64{}
 	for _, kv := range o.Overbook {
@@ -248,6 +285,9 @@ func (o *simulateOptions) flags() map[string]string {
 	add("param", strings.Join(o.Params, ","))
 	add("wparam", strings.Join(o.WParams, ","))
 	add("overbook", strings.Join(o.Overbook, ","))
+	add("view", o.View)
+	add("against", o.Against)
+	add("snapshot", o.Snapshot)
 	if o.Example {
 		m["example"] = "true"
 	}
@@ -267,7 +307,7 @@ func (o *simulateOptions) flags() map[string]string {
 func simulateRun(o *simulateOptions) error {
 	t0 := time.Now()
 	opts := pipeline.SimulateOptions{ClusterPath: o.Cluster, DemandPath: o.Demand, WorkloadPath: o.WorkloadFile,
-		Workload: o.Workload, WorkloadParams: o.wparams, Example: o.Example, Policies: o.policies(), PolicyParams: o.params,
+		Workload: o.Workload, WorkloadParams: o.wparams, PackingPath: o.Packing, AgainstPath: o.Against, XSight: o.View == "xsight", Snapshots: o.snapshots, Example: o.Example, Policies: o.policies(), PolicyParams: o.params,
 		Baseline: o.Baseline, Seed: o.Seed, Load: o.Load, Noise: o.Noise, NoiseMedian: o.NoiseMode == "median",
 		TickSeconds: o.tickSeconds, Overbook: o.overbook, Until: o.Until, Check: o.Check, Alone: o.Alone, Gantt: o.Gantt, Workers: o.Workers,
 		Generator: generator(), Flags: o.flags(),

@@ -79,7 +79,7 @@ func TestSimulateUsage(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"simulate", "--example", "--policy", "nope"}, `unknown --policy "nope" (valid: capacity, cp, drf, fifo`},
+		{[]string{"simulate", "--example", "--policy", "nope"}, `unknown --policy "nope" (valid: capacity, `},
 		{[]string{"simulate", "--policy", "fifo"}, "give a workload"},
 		{[]string{"simulate", "--example", "--compare", "bogus"}, `unknown --compare policy "bogus"`},
 		{[]string{"simulate", "--example", "--param", "drf.nope=1"}, `unknown parameter "nope" (valid: entity, intra, place, k)`},

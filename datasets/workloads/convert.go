@@ -109,7 +109,10 @@ func Users(d *datasets.Demand, resources []string, q sim.Quanta) ([]sim.User, er
 	us := make([]sim.User, len(d.Applications))
 	for i := range d.Applications {
 		a := &d.Applications[i]
-		u := sim.User{Name: a.Name, Weight: weights[i], Constraint: sim.Constraint{Selector: a.Selector}}
+		u := sim.User{Name: a.Name, Weight: weights[i], Constraint: sim.Constraint{Selector: a.Selector}, Sharing: sim.Sharing{Alone: a.Sharing.Alone}}
+		if b := a.Sharing.Bound; b != nil {
+			u.Sharing.Bound, u.Sharing.Set = *b, true
+		}
 		if len(a.MinCapacity) > 0 {
 			u.Constraint.MinCapacity = make(sim.Vec, len(resources))
 			for _, r := range sortedQuantityKeys(a.MinCapacity) {

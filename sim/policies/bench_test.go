@@ -37,7 +37,7 @@ func synthFB(b testing.TB) (*sim.Cluster, []sim.User, []sim.Job) {
 // workload built before the timer.
 func BenchmarkSim(b *testing.B) {
 	c, us, jobs := synthFB(b)
-	for _, name := range []string{"fifo", "drf", "sjf", "srtf", "capacity", "cp", "tetris"} {
+	for _, name := range []string{"fifo", "drf", "sjf", "srtf", "capacity", "cp", "tetris", "choosy"} {
 		b.Run(fmt.Sprintf("policy=%s/machines=1000/workload=synthfb", name), func(b *testing.B) {
 			var events int64
 			b.ReportAllocs()

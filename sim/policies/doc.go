@@ -5,8 +5,12 @@
 // Baselines: fifo and fifo-strict, capacity (YARN-like queues), drf
 // (weighted, progressive filling), sjf, srtf, tetris and tetrisfair
 // (alignment with an SRTF blend and a fairness knob), cp (critical path
-// first). Later policies (carbyne, graphene, choosy, xschedule) register
-// themselves the same way, each in its own file.
+// first). Constraints and ownership: choosy (online constrained max-min
+// fairness) and its exact comparators cmmf-restricted, cmmf-migrate and
+// cmmf-preempt; xschedule (X-Flex on a packing plan's owned containers)
+// and drf-am (DRF with job-level application masters, its comparator).
+// Later policies register themselves the same way, each in its own file.
 //
-// It imports sim and the standard library only.
+// It imports sim, flow (the comparators' exact CMMF solver) and the
+// standard library only.
 package policies

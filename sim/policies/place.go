@@ -64,7 +64,9 @@ func (pl Placement) Choose(s *sim.State, t sim.TaskRef) sim.MachineID {
 	}
 	r := s.Task(t).Demand()
 	if pl.Rule == PlaceAlign && pl.K == 0 {
-		return bestAligned(s, t, r)
+		if m := bestAligned(s, t, r); m == sim.NoMachine || s.Fits(t, m) {
+			return m
+		} // per-device fit (GPUs) refused the index's pick: scan every fit
 	}
 	C := s.C()
 	best, bm := 0.0, sim.NoMachine

@@ -84,7 +84,9 @@ func TestInvariantsRandom(t *testing.T) {
 	}
 	var variants []variant
 	for _, name := range policies.Names() {
-		variants = append(variants, variant{name, nil})
+		if runsOnPlainMachines(t, name) {
+			variants = append(variants, variant{name, nil})
+		}
 	}
 	variants = append(variants,
 		variant{"capacity", map[string]string{"preempt": "true", "wait": "0.000001", "max": "0.75"}},
@@ -129,6 +131,9 @@ func TestInvariantsRandom(t *testing.T) {
 // TestDeterministic: the same cell twice gives identical results.
 func TestDeterministic(t *testing.T) {
 	for _, name := range policies.Names() {
+		if !runsOnPlainMachines(t, name) {
+			continue
+		}
 		run := func() *sim.Result {
 			c, us, jobs := randomCase(7)
 			res, err := sim.Run(sim.Config{Cluster: c, Users: us, Policy: mustPolicy(t, name, nil), Seed: 7, Noise: 0.3,
@@ -171,4 +176,15 @@ func TestMetamorphicDoubling(t *testing.T) {
 			}
 		}
 	}
+}
+
+// runsOnPlainMachines reports whether a policy runs on randomCase's
+// clusters: policies that check their cluster (xschedule needs container
+// mode) are tested on their own instances.
+func runsOnPlainMachines(t testing.TB, name string) bool {
+	c, us, _ := randomCase(1)
+	cc, ok := mustPolicy(t, name, nil).(interface {
+		CheckCluster(*sim.Cluster, []sim.User) error
+	})
+	return !ok || cc.CheckCluster(c, us) == nil
 }
