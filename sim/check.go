@@ -64,10 +64,13 @@ func (c *checker) fail(inv, detail string) {
 	}
 }
 
-// admits checks a constraint against a machine directly.
-func admits(k Constraint, m *Machine) bool {
+// admits checks a constraint against a machine directly; nodes are the
+// cluster's in container mode (MinCapacity is checked against the node,
+// see Class.NodeCap).
+func admits(k Constraint, m *Machine, nodes []Node) bool {
+	capv := eligibilityCap(m, nodes)
 	for d, v := range k.MinCapacity {
-		if m.Cap[d] < v {
+		if capv[d] < v {
 			return false
 		}
 	}
@@ -104,7 +107,8 @@ func (c *checker) started(j *jobRT, v int32, m MachineID) {
 	}
 	mach := &s.cl.Machines[m]
 	user := &s.cfg.Users[j.spec.User]
-	if !admits(user.Constraint, mach) || !admits(j.spec.Constraint, mach) || !admits(j.spec.Stages[si].Constraint, mach) {
+	nodes := s.cl.Nodes
+	if !admits(user.Constraint, mach, nodes) || !admits(j.spec.Constraint, mach, nodes) || !admits(j.spec.Stages[si].Constraint, mach, nodes) {
 		c.fail("eligibility", fmt.Sprintf("%s placed on machine %s, which its constraints do not admit", ref, mach.Name))
 	}
 	if _, running := c.runStart[ref]; running {

@@ -15,10 +15,28 @@ type Class struct {
 	Cap    Vec
 	Labels map[string]string
 	Slots  int32
+	// NodeCap is the capacity a constraint's MinCapacity is checked
+	// against: Cap, or in container mode the capacity of the node the
+	// class's containers are cut from. A Demand's minCapacity admits
+	// "only nodes at least this large", and X-Select packs an
+	// application's containers on such nodes only; checked against the
+	// container sizes it would bar an application from the very
+	// containers the plan gave it.
+	NodeCap Vec
 }
 
-// buildClasses groups the machines into classes numbered by first machine.
-func buildClasses(ms []Machine) ([]Class, []ClassID) {
+// eligibilityCap returns the capacity MinCapacity is checked against for
+// machine m (Class.NodeCap).
+func eligibilityCap(m *Machine, nodes []Node) Vec {
+	if nodes != nil && m.Node >= 0 && int(m.Node) < len(nodes) {
+		return nodes[m.Node].Cap
+	}
+	return m.Cap
+}
+
+// buildClasses groups the machines into classes numbered by first
+// machine; nodes are the cluster's nodes in container mode (else nil).
+func buildClasses(ms []Machine, nodes []Node) ([]Class, []ClassID) {
 	byKey := map[string]ClassID{}
 	classOf := make([]ClassID, len(ms))
 	var classes []Class
@@ -31,6 +49,12 @@ func buildClasses(ms []Machine) ([]Class, []ClassID) {
 			b.WriteByte(',')
 		}
 		b.WriteByte('|')
+		nodeCap := eligibilityCap(m, nodes)
+		for _, v := range nodeCap {
+			b.Write(appendInt(nil, v))
+			b.WriteByte(',')
+		}
+		b.WriteByte('|')
 		b.Write(appendInt(nil, int64(m.Slots)))
 		b.WriteByte('|')
 		b.WriteString(labels.Set(m.Labels).String())
@@ -39,7 +63,7 @@ func buildClasses(ms []Machine) ([]Class, []ClassID) {
 		if !ok {
 			c = ClassID(len(classes))
 			byKey[key] = c
-			classes = append(classes, Class{Cap: m.Cap, Labels: m.Labels, Slots: m.Slots})
+			classes = append(classes, Class{Cap: m.Cap, Labels: m.Labels, Slots: m.Slots, NodeCap: nodeCap})
 		}
 		classes[c].Machines = append(classes[c].Machines, MachineID(i))
 		classOf[i] = c
@@ -70,7 +94,7 @@ func newEligibility(classes []Class) *eligibility {
 func (e *eligibility) admits(c int, k Constraint) bool {
 	cl := &e.classes[c]
 	for d, v := range k.MinCapacity {
-		if cl.Cap[d] < v {
+		if cl.NodeCap[d] < v {
 			return false
 		}
 	}

@@ -61,6 +61,9 @@ type engine struct {
 	dev     *devices           // per-device fit (Cluster.Devices), or nil
 	claims  map[TaskRef]UserID // claimants of pending grace-period kills
 
+	// roundObs are the observers told after every Round (RoundObserver).
+	roundObs []RoundObserver
+
 	stats Stats
 	err   error
 }
@@ -119,13 +122,18 @@ func newSim(cfg Config) (*engine, error) {
 		s.obs = append(s.obs, o)
 	}
 	s.obs = append(s.obs, cfg.Observers...)
+	for _, o := range cfg.Observers {
+		if ro, ok := o.(RoundObserver); ok {
+			s.roundObs = append(s.roundObs, ro)
+		}
+	}
 	if cl.Devices != nil {
 		var err error
 		if s.dev, err = newDevices(cl.Devices, cl.Machines); err != nil {
 			return nil, err
 		}
 	}
-	s.classes, s.classOf = buildClasses(cl.Machines)
+	s.classes, s.classOf = buildClasses(cl.Machines, cl.Nodes)
 	s.elig = newEligibility(s.classes)
 	M, D := len(cl.Machines), s.D
 	slotted := false
@@ -303,6 +311,9 @@ func (s *engine) doRound() {
 	s.inRound = true
 	s.policy.Round(s.state, s.planner)
 	s.inRound = false
+	for _, o := range s.roundObs {
+		o.RoundDone(s.state)
+	}
 	s.stats.Rounds++
 	if s.chk != nil && s.err == nil {
 		if err := s.chk.afterRound(); err != nil {

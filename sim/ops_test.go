@@ -2,6 +2,7 @@ package sim_test
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/labels"
@@ -289,6 +290,38 @@ func TestContainerMode(t *testing.T) {
 	}
 }
 
+// TestContainerModeMinCapacity: in container mode a user's minCapacity is
+// checked against the node its containers are cut from, not the container
+// sizes (a Demand's minCapacity admits "only nodes at least this large").
+// Node big ⟨8 cpu, 128 mem⟩ holds containers b0, b1 of ⟨2, 32⟩; node small
+// ⟨8, 64⟩ holds s0 of ⟨2, 32⟩. A user with minCapacity mem 128 runs two
+// 10-tick tasks of ⟨1, 8⟩: both fit b0 and b1 (node 128 ≥ 128) and none
+// fits s0 (node 64 < 128), so they run side by side on the big node and the
+// JCT is 10; with the old rule (container 32 < 128) the job would be
+// rejected as unplaceable.
+func TestContainerModeMinCapacity(t *testing.T) {
+	c := &sim.Cluster{Resources: []string{"cpu", "mem"}, Nodes: []sim.Node{{Name: "big", Cap: sim.Vec{8, 128}}, {Name: "small", Cap: sim.Vec{8, 64}}}}
+	for _, ct := range []struct {
+		name string
+		node int32
+	}{{"b0", 0}, {"b1", 0}, {"s0", 1}} {
+		node := c.Nodes[ct.node].Name
+		c.Machines = append(c.Machines, sim.Machine{Name: ct.name, Cap: sim.Vec{2, 32}, Slots: 1, Node: ct.node, Owner: 0,
+			Labels: map[string]string{"node": node}})
+	}
+	us := []sim.User{{Name: "u0", Weight: 1, Constraint: sim.Constraint{MinCapacity: sim.Vec{0, 128}}}}
+	jobs := []sim.Job{{Name: "J", Stages: []sim.Stage{stage("s", 2, 10, 1, 8)}}}
+	res, tr := runWith(t, sim.Config{Cluster: c, Users: us, Policy: newGreedy(nil), Check: true}, jobs)
+	if len(res.Rejected) != 0 || len(tr.Runs) != 2 || res.Jobs[0].JCT() != 10 {
+		t.Fatalf("rejected %v, runs %+v, JCT %d; want both tasks on the big node's containers, JCT 10", res.Rejected, tr.Runs, res.Jobs[0].JCT())
+	}
+	for _, r := range tr.Runs {
+		if r.Machine == 2 {
+			t.Errorf("a task ran on s0, whose node is smaller than the minCapacity")
+		}
+	}
+}
+
 // TestPlannerRefusals: without Check, refused calls return *PlanError with
 // the reason and, for no fit, the shortfall.
 func TestPlannerRefusals(t *testing.T) {
@@ -402,5 +435,36 @@ func TestViews(t *testing.T) {
 	res, _ := runWith(t, sim.Config{Cluster: cluster([]string{"cpu"}, 1, 4), Users: users(1), Policy: pol}, jobs)
 	if !checked || res.Jobs[0].JCT() != 8 {
 		t.Errorf("JCT %d", res.Jobs[0].JCT())
+	}
+}
+
+// roundSampler records, after every Round, the time, the user's usage and
+// its runnable tasks.
+type roundSampler struct {
+	sim.NopObserver
+	rows [][3]int64 // now, usage, runnable
+}
+
+func (r *roundSampler) RoundDone(s *sim.State) {
+	var runnable int64
+	for _, j := range s.RunnableJobs() {
+		runnable += int64(s.Job(j).Runnable())
+	}
+	r.rows = append(r.rows, [3]int64{int64(s.Now()), s.User(0).Usage()[0], runnable})
+}
+
+// TestRoundObserver: one machine ⟨1⟩ and a job of two 10-tick tasks of
+// demand 1, so they run one after the other. Rounds happen at 0 (arrival:
+// one placed, one waiting), 10 (the first finishes, the second starts) and
+// 20 (the job finishes): RoundDone sees the state after each Round, the
+// step function usage 1, 1, 0 with 1, 0, 0 tasks waiting.
+func TestRoundObserver(t *testing.T) {
+	jobs := []sim.Job{{Name: "J", Stages: []sim.Stage{stage("s", 2, 10, 1)}}}
+	rs := &roundSampler{}
+	res, _ := runWith(t, sim.Config{Cluster: cluster([]string{"cpu"}, 1, 1), Users: users(1), Policy: newGreedy(nil),
+		Observers: []sim.Observer{rs}}, jobs)
+	want := [][3]int64{{0, 1, 1}, {10, 1, 0}, {20, 0, 0}}
+	if fmt.Sprint(rs.rows) != fmt.Sprint(want) || int64(len(rs.rows)) != res.Stats.Rounds {
+		t.Errorf("samples %v (%d rounds), want %v", rs.rows, res.Stats.Rounds, want)
 	}
 }

@@ -62,6 +62,16 @@ type Observer interface {
 	TaskEnded(s *State, t TaskRef, m MachineID, k EndKind)
 }
 
+// RoundObserver is implemented by observers (Config.Observers) that also
+// want the state once per Round, after the policy acted. Every change of
+// the state is followed by a Round at the same time, so the state seen
+// here holds until the next RoundDone: sampling it gives exact step
+// functions (such as how much each user holds while it has runnable tasks
+// waiting). It must not keep the State past the call.
+type RoundObserver interface {
+	RoundDone(s *State)
+}
+
 // NopObserver implements Observer with no-ops; embed it to implement
 // only some methods.
 type NopObserver struct{}
