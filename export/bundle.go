@@ -17,8 +17,8 @@ const ExportDir = "export"
 // solving), in the order they are listed:
 //
 //   - each step's document (b.Plan.Steps: Bundle's documents by kind and
-//     mode, the others from extra by step name) as JSON, exactly as the
-//     step's own command writes it; its digest goes into the step;
+//     mode) as JSON, exactly as the step's own command writes it; its
+//     digest goes into the step;
 //   - with a FairShare, the YARN, Kubernetes and Kueue exports under
 //     export/ (Input: the FairShare, the ownership packing naming each
 //     type's nodes, and demand); what the targets cannot express comes
@@ -30,7 +30,7 @@ const ExportDir = "export"
 //
 // b.Plan's steps and files are filled in place. Identical documents give
 // identical bytes.
-func BundleFiles(b *plan.Bundle, extra map[string]any, demand *datasets.Demand) (*Export, error) {
+func BundleFiles(b *plan.Bundle, demand *datasets.Demand) (*Export, error) {
 	p := b.Plan
 	if p == nil {
 		return nil, fmt.Errorf("export: a bundle needs its index")
@@ -38,7 +38,7 @@ func BundleFiles(b *plan.Bundle, extra map[string]any, demand *datasets.Demand) 
 	var files []File
 	for i := range p.Steps {
 		s := &p.Steps[i]
-		doc, err := stepDocument(b, extra, *s)
+		doc, err := stepDocument(b, *s)
 		if err != nil {
 			return nil, err
 		}
@@ -85,26 +85,21 @@ func BundleFiles(b *plan.Bundle, extra map[string]any, demand *datasets.Demand) 
 }
 
 // stepDocument is the document of a bundle step: the Bundle field of its
-// kind (PackingPlans by step name), else extra[step name].
-func stepDocument(b *plan.Bundle, extra map[string]any, s plan.PlanStep) (any, error) {
-	var doc any
+// kind (PackingPlans by step name).
+func stepDocument(b *plan.Bundle, s plan.PlanStep) (any, error) {
 	switch {
 	case s.Kind == plan.KindFairShare && b.FairShare != nil:
-		doc = b.FairShare
+		return b.FairShare, nil
 	case s.Kind == plan.KindShapeCatalog && b.Shapes != nil:
-		doc = b.Shapes
+		return b.Shapes, nil
 	case s.Kind == plan.KindPackingPlan && s.Name == plan.StepOwnership && b.Ownership != nil:
-		doc = b.Ownership
+		return b.Ownership, nil
 	case s.Kind == plan.KindPackingPlan && s.Name == plan.StepSizing && b.Sizing != nil:
-		doc = b.Sizing
+		return b.Sizing, nil
 	case s.Kind == plan.KindDAGSchedule && b.DAG != nil:
-		doc = b.DAG
-	default:
-		x, ok := extra[s.Name]
-		if !ok || x == nil {
-			return nil, fmt.Errorf("export: step %q (%s) has no document", s.Name, s.Kind)
-		}
-		doc = x
+		return b.DAG, nil
+	case s.Kind == plan.KindSimulationSet && b.Simulation != nil:
+		return b.Simulation, nil
 	}
-	return doc, nil
+	return nil, fmt.Errorf("export: step %q (%s) has no document", s.Name, s.Kind)
 }

@@ -29,7 +29,7 @@ func TestBundleExports(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := BundleFiles(res.Bundle, nil, res.Demand)
+	e, err := BundleFiles(res.Bundle, res.Demand)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -70,24 +71,23 @@ type PlanOptions struct {
 	CommandLine []string
 	// Generator names the tool in every document header.
 	Generator string
-	// SimulatedCheck, when set, is the plan's last step: a simulation of
-	// the planned cluster under a runtime policy that checks the plan holds
-	// online (SIMULATE.md). It receives the finished documents and
-	// returns its step. The simulator's job fills it; nil skips the step.
-	SimulatedCheck func(*PlanResult) (*PlanExtraStep, error)
+	// Simulate lists the policies (any name of sim/policies) of the
+	// simulated check, the plan's last step: the workload's jobs arrive on
+	// the cluster cut into the ownership packing's containers, and every
+	// application's share held is compared with the share of the
+	// containers it owns (PlanSimulate). nil means DefaultSimulatePolicies
+	// when the workload is a capplan Workload (--example's is) and no check
+	// otherwise; an empty slice turns it off.
+	Simulate []string
+	// SimulateBaseline is the policy every run is paired with ("":
+	// DefaultSimulateBaseline; "none": no pairing).
+	SimulateBaseline string
+	// SimulateParams are per-policy parameters of the check (P.k=v, as
+	// `capplan simulate --param`), over its defaults.
+	SimulateParams map[string]map[string]string
 	// Progress, when set, is called as each step finishes. Calls do not
 	// overlap.
 	Progress func(step string, took time.Duration)
-}
-
-// PlanExtraStep is a step whose document the plan package does not model
-// (such as the simulated check): its index entry (Name, Kind, File; the
-// digest is filled when the bundle is written), its document (any
-// JSON-encodable plan document) and its warnings.
-type PlanExtraStep struct {
-	Step     plan.PlanStep
-	Doc      any
-	Warnings []plan.PlanWarning
 }
 
 // PlanResult is a plan: the bundle index and every step's document, the
@@ -97,9 +97,6 @@ type PlanResult struct {
 	// Bundle holds the index (Plan: inputs, command line, steps in order
 	// without digests, warnings, sizing curve) and the documents.
 	Bundle *plan.Bundle
-	// Extra are the steps Bundle has no field for, in order, also listed in
-	// Bundle.Plan.Steps.
-	Extra []PlanExtraStep
 	// Demand is the part of the demand the cluster can hold
 	// (datasets.FeasibleDemand): the exports read it.
 	Demand *datasets.Demand
@@ -120,6 +117,8 @@ type planState struct {
 	workers int
 	// problems are the parts of the demand left out.
 	problems []inputerr.Problem
+	// sim is the simulated check to run (nil: none).
+	sim *planSimulation
 }
 
 // Plan runs the whole planning road on a cluster and a demand (and a
@@ -137,10 +136,14 @@ type planState struct {
 //  6. with a workload, a preferred schedule and the lower bounds of every
 //     job (DAGSchedule, method best) on the cluster's nodes; a job with a
 //     task no machine holds is left out with a warning;
-//  7. the simulated check, when SimulatedCheck is set.
+//  7. with a capplan Workload, the simulated check (PlanSimulate): the
+//     workload run on the cluster cut into the packing's containers under
+//     Simulate's policies, paired with SimulateBaseline; jobs with a task
+//     no container holds and applications held below their planned share
+//     for most of their run are warnings.
 //
-// Steps 2–4, each sizing and step 6 are independent and run Workers at a
-// time. A step that cannot run (sizing with no feasible node mix, shapes
+// Steps 2–4 (then 7), each sizing and step 6 are independent and run
+// Workers at a time. A step that cannot run (sizing with no feasible node mix, shapes
 // when no request is left, ...) gets a warning naming the problem, and the
 // steps that need it are skipped with one; the rest of the plan is still
 // returned. Bad input files and bad options are errors (options as
@@ -172,18 +175,8 @@ func Plan(o PlanOptions) (*PlanResult, error) {
 	if b := res.Bundle; b.DAG != nil {
 		p.Inputs = mergeInputs(p.Inputs, b.DAG.Inputs)
 	}
-	if o.SimulatedCheck != nil {
-		t0 := time.Now()
-		x, err := o.SimulatedCheck(res)
-		if err != nil {
-			return nil, err
-		}
-		if x != nil {
-			res.Extra = append(res.Extra, *x)
-			p.Steps = append(p.Steps, x.Step)
-			p.Warnings = append(p.Warnings, x.Warnings...)
-			st.took(res, x.Step.Name, time.Since(t0))
-		}
+	if b := res.Bundle; b.Simulation != nil {
+		p.Inputs = mergeInputs(p.Inputs, st.simulationWorkload(b.Simulation))
 	}
 	return res, nil
 }
@@ -208,7 +201,11 @@ func (o *PlanOptions) start() (*planState, error) {
 	if len(o.SizeCurve) > 0 && o.Size == "" {
 		return nil, optionErrorf("--size-curve needs --size")
 	}
-	st := &planState{o: o, workers: o.Workers}
+	sim, err := o.resolveSimulation()
+	if err != nil {
+		return nil, err
+	}
+	st := &planState{o: o, workers: o.Workers, sim: sim}
 	if o.Size != "" {
 		types, err := parseNodeTypeList("--size", o.Size)
 		if err != nil {
@@ -269,6 +266,12 @@ func (st *planState) flags() map[string]string {
 	}
 	if o.Inputs.RackLabel != "" && o.Inputs.RackLabel != datasets.RackLabel {
 		m["rackLabel"] = o.Inputs.RackLabel
+	}
+	switch {
+	case st.sim != nil:
+		maps.Copy(m, simulateFlags(st.sim.policies, st.sim.baseline, st.sim.params))
+	case o.Simulate != nil:
+		m["simulate"] = "none"
 	}
 	return m
 }

@@ -52,7 +52,7 @@ func benchPlan(b *testing.B, o PlanOptions) {
 		if len(res.Warnings()) > 0 || res.Bundle.Ownership == nil {
 			b.Fatalf("warnings %v", res.Warnings())
 		}
-		if _, err := export.BundleFiles(res.Bundle, nil, res.Demand); err != nil {
+		if _, err := export.BundleFiles(res.Bundle, res.Demand); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -44,7 +44,8 @@ func (r *PlanCheckResult) Failed() []PlanCheck {
 	return out
 }
 
-// CheckPlan re-verifies a plan bundle without re-solving anything:
+// CheckPlan re-verifies a plan bundle without re-solving anything but the
+// simulation:
 //
 //  1. the index (plan.json) decodes and validates, every step's document
 //     matches its SHA-256 digest (plan.OpenBundle) and so does every other
@@ -61,7 +62,10 @@ func (r *PlanCheckResult) Failed() []PlanCheck {
 //     recomputed upper bound, the sizing by vbp.Check or vbp.CheckMixed
 //     with its lower bound recomputed (and the curve's bounds), the DAG
 //     schedules by DAGCheck (dag.Assess: precedence, capacity, machines)
-//     against recomputed lower bounds.
+//     against recomputed lower bounds;
+//  4. the simulated check, which has no certificate, is re-run instead
+//     (checkSimulationDoc): the simulator is deterministic, so the
+//     recorded cell run again must give the same bytes.
 //
 // An unreadable bundle (no plan.json, or one that does not decode) is an
 // error; everything else is a check in the result, failed or not.
@@ -117,6 +121,10 @@ func CheckPlan(o PlanCheckOptions) (*PlanCheckResult, error) {
 	if b.DAG != nil {
 		what, err := checkDAGDoc(planDAGInput(b.Plan, o.Workers), filepath.Join(o.Dir, stepFile(b.Plan, plan.StepDAG)), b.DAG)
 		add(plan.StepDAG, what, err)
+	}
+	if b.Simulation != nil {
+		what, err := checkSimulationDoc(o.Dir, b, o.Workers)
+		add(plan.StepSimulation, what, err)
 	}
 	for _, s := range b.Other {
 		add(s.Name, fmt.Sprintf("the %s document (%s) matches its digest; this version of capplan cannot re-verify its content", s.Name, s.Kind), nil)
@@ -222,10 +230,8 @@ func planDAGInput(p *plan.Plan, workers int) DAGInput {
 
 // stepFile returns the file of the named step ("" if none).
 func stepFile(p *plan.Plan, name string) string {
-	for _, s := range p.Steps {
-		if s.Name == name {
-			return s.File
-		}
+	if s := findStep(p, name); s != nil {
+		return s.File
 	}
 	return ""
 }

@@ -28,7 +28,7 @@ func writeTestBundle(t *testing.T) (string, PlanOptions) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := export.BundleFiles(res.Bundle, nil, res.Demand)
+	e, err := export.BundleFiles(res.Bundle, res.Demand)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -38,7 +38,8 @@ func (st *planState) run(res *PlanResult) error {
 		mu.Unlock()
 	}
 	b := res.Bundle
-	jobs := []func(*stepOut) error{func(out *stepOut) error { return st.chain(b, out, done) }}
+	var simOut stepOut // the simulated check runs after the packing, in the chain's job, and is filed last
+	jobs := []func(*stepOut) error{func(out *stepOut) error { return st.chain(b, out, &simOut, done) }}
 	var multipliers []float64
 	if st.types != nil {
 		multipliers = append([]float64{1}, st.curve...)
@@ -54,7 +55,7 @@ func (st *planState) run(res *PlanResult) error {
 		return err
 	}
 	p := b.Plan
-	for _, out := range outs {
+	for _, out := range append(outs, simOut) {
 		if out.curve && b.Sizing == nil {
 			continue // the forecast's own sizing failed, with a warning
 		}
@@ -70,8 +71,9 @@ func (st *planState) run(res *PlanResult) error {
 	return nil
 }
 
-// chain runs fair shares, shapes and the ownership packing of the shapes.
-func (st *planState) chain(b *plan.Bundle, out *stepOut, done func(string, time.Duration)) error {
+// chain runs fair shares, shapes and the ownership packing of the shapes,
+// then the simulated check on that packing (filed in simOut).
+func (st *planState) chain(b *plan.Bundle, out, simOut *stepOut, done func(string, time.Duration)) error {
 	o := st.o
 	_, err := st.step(out, done, plan.PlanStep{Name: plan.StepFairShare, Kind: plan.KindFairShare, File: PlanFairShareFile}, func() (*plan.Header, error) {
 		r, err := FairShare(FairShareOptions{Inputs: st.inputs, PerNode: true, Generator: o.Generator})
@@ -94,9 +96,10 @@ func (st *planState) chain(b *plan.Bundle, out *stepOut, done func(string, time.
 	})
 	if err != nil || !ok {
 		out.warnings = append(out.warnings, plan.PlanWarning{Step: plan.StepOwnership, Message: "skipped: the ownership packing packs the shapes, which could not be computed"})
+		st.simulationSkipped(simOut)
 		return err
 	}
-	_, err = st.step(out, done, plan.PlanStep{Name: plan.StepOwnership, Kind: plan.KindPackingPlan, File: PlanPackingFile}, func() (*plan.Header, error) {
+	ok, err = st.step(out, done, plan.PlanStep{Name: plan.StepOwnership, Kind: plan.KindPackingPlan, File: PlanPackingFile}, func() (*plan.Header, error) {
 		r, err := Pack(PackOptions{Inputs: st.inputs, Catalog: b.Shapes, ShapesPath: PlanShapesFile, Seed: o.Seed, Generator: o.Generator})
 		if err != nil {
 			return nil, err
@@ -104,7 +107,16 @@ func (st *planState) chain(b *plan.Bundle, out *stepOut, done func(string, time.
 		b.Ownership = r.Doc
 		return &r.Doc.Header, nil
 	})
-	return err
+	switch {
+	case err != nil:
+		return err
+	case !ok:
+		st.simulationSkipped(simOut)
+		return nil
+	case st.sim != nil:
+		return st.simulation(b, simOut, done)
+	}
+	return nil
 }
 
 // step runs one step of the chain, which computes its document from the

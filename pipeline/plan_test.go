@@ -3,11 +3,9 @@ package pipeline
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
+
 	"strings"
 	"testing"
-
-	"github.com/capplan/capplan/plan"
 )
 
 // badPlanFiles is a small cluster, demand and workload with one of each
@@ -216,31 +214,5 @@ func TestPlanBadInput(t *testing.T) {
 		if _, err := Plan(oo); err == nil || !strings.Contains(err.Error(), name) || IsOptionError(err) {
 			t.Errorf("error %v, want one containing %q", err, name)
 		}
-	}
-}
-
-// TestPlanSimulatedCheckHook: the hook's step is added last, with its
-// warnings.
-func TestPlanSimulatedCheckHook(t *testing.T) {
-	o := badPlanOptions(t)
-	o.WorkloadPath = ""
-	o.SimulatedCheck = func(r *PlanResult) (*PlanExtraStep, error) {
-		if r.Bundle.FairShare == nil {
-			return nil, errors.New("no fair shares to simulate")
-		}
-		return &PlanExtraStep{
-			Step:     plan.PlanStep{Name: "simulate", Kind: "SimulationResult", File: "simulation.json"},
-			Doc:      map[string]string{"apiVersion": plan.APIVersion, "kind": "SimulationResult"},
-			Warnings: []plan.PlanWarning{{Step: "simulate", Message: "test"}},
-		}, nil
-	}
-	res, err := Plan(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	steps := res.Bundle.Plan.Steps
-	ws := res.Warnings()
-	if len(res.Extra) != 1 || steps[len(steps)-1].Name != "simulate" || ws[len(ws)-1].Message != "test" {
-		t.Errorf("extra %v, steps %v, warnings %v", res.Extra, steps, ws)
 	}
 }

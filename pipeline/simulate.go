@@ -37,6 +37,15 @@ type SimulateOptions struct {
 	// document records beside the simulated one (the utilisation figures
 	// draw it).
 	AgainstPath string
+	// Ownership records, in container mode, every application's share
+	// held over time against the share of the containers it owns, while
+	// it has work waiting (plan.SimOwnership: the simulated check of
+	// `capplan plan`).
+	Ownership bool
+	// Files holds input contents by path: a path found here (ClusterPath,
+	// DemandPath, WorkloadPath, PackingPath) is not read from disk, and the
+	// document records it as a file (base name and digest).
+	Files map[string][]byte
 	// WorkloadParams tune the workload (--wparam): see WorkloadParamDocs.
 	WorkloadParams map[string]string
 	// Example runs the embedded example (cluster, demand and workload).
@@ -124,6 +133,9 @@ func Simulate(o SimulateOptions) (*plan.SimulationSet, error) {
 	}
 	if o.XSight && !w.cluster.ContainerMode() {
 		return nil, fmt.Errorf("pipeline: --view xsight needs container mode: --packing plan.json, or --workload xflex")
+	}
+	if o.Ownership && !w.cluster.ContainerMode() {
+		return nil, fmt.Errorf("pipeline: the ownership check needs container mode: a packing plan")
 	}
 	o.PolicyParams = withDefaults(o.PolicyParams, w.policyDefaults)
 	makers := make([]func() (sim.Policy, error), len(names))

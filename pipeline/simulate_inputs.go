@@ -33,6 +33,7 @@ type workload struct {
 	expandRejected int // jobs rejected while converting, not in jobs
 	firstJob       string
 	inputs         []plan.Input
+	files          map[string][]byte // SimulateOptions.Files
 	// policyDefaults are parameters the workload implies for some
 	// policies (W-XFLEX's schedulers and AMs for xschedule), applied where
 	// the user set none.
@@ -74,11 +75,15 @@ var WorkloadParamDocs = map[string]string{
 	"alibaba":    "arrivals=trace|poisson (trace; poisson needs --load), compress (1), machines (100)",
 }
 
-// input reads a file and records its base name and digest.
+// input reads a file (or takes it from SimulateOptions.Files) and records
+// its base name and digest.
 func (w *workload) input(role, path string) ([]byte, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("pipeline: %w", err)
+	data, ok := w.files[path]
+	if !ok {
+		var err error
+		if data, err = os.ReadFile(path); err != nil {
+			return nil, fmt.Errorf("pipeline: %w", err)
+		}
 	}
 	sum := sha256.Sum256(data)
 	w.inputs = append(w.inputs, plan.Input{Role: role, Path: filepath.Base(path), SHA256: hex.EncodeToString(sum[:])})
@@ -93,7 +98,7 @@ func (w *workload) embedded(role, name string, data []byte) {
 
 // loadWorkload loads or generates the workload the options name.
 func loadWorkload(o *SimulateOptions) (*workload, error) {
-	w := &workload{params: map[string]string{}}
+	w := &workload{params: map[string]string{}, files: o.Files}
 	p := &params{m: o.WorkloadParams, used: map[string]bool{}}
 	var err error
 	switch {

@@ -15,6 +15,8 @@ type probes struct {
 	elig   *eligibilityProbe
 	xsight *xsightRecorder
 	xview  *plan.SimXSight
+	owned  *ownershipRecorder
+	oview  *plan.SimOwnership
 }
 
 func newProbes(o *SimulateOptions, w *workload, names []string) *probes {
@@ -24,6 +26,9 @@ func newProbes(o *SimulateOptions, w *workload, names []string) *probes {
 	}
 	if o.XSight {
 		p.xsight = newXSightRecorder(o, w, xsightDefaultBound(o))
+	}
+	if o.Ownership {
+		p.owned = newOwnershipRecorder(o, w)
 	}
 	return p
 }
@@ -45,6 +50,9 @@ func (p *probes) observers() []sim.Observer {
 	if p.xsight != nil {
 		obs = append(obs, p.xsight)
 	}
+	if p.owned != nil {
+		obs = append(obs, p.owned)
+	}
 	return obs
 }
 
@@ -56,6 +64,9 @@ func (p *probes) finish(res *sim.Result) {
 	if p.xsight != nil {
 		p.xview = p.xsight.view(res.FirstArrival, res.End)
 	}
+	if p.owned != nil {
+		p.oview = p.owned.view(res.End)
+	}
 }
 
 // fill adds the probes' sections to the runs of a set.
@@ -63,6 +74,7 @@ func fillProbes(set *plan.SimulationSet, names []string, prb []*probes) {
 	for i := range set.Runs {
 		set.Runs[i].Constraints = prb[i].elig.constraints(&set.Runs[i])
 		set.Runs[i].XSight = prb[i].xview
+		set.Runs[i].Ownership = prb[i].oview
 	}
 	for i := range set.Runs {
 		if isComparator(names[i]) || prb[i].shares == nil {

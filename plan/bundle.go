@@ -25,6 +25,9 @@ const (
 	StepOwnership = "ownership"
 	StepSizing    = "sizing"
 	StepDAG       = "dag"
+	// StepSimulation is the simulated check of the plan (a
+	// SimulationSet).
+	StepSimulation = "simulation"
 )
 
 // Plan is the index document of a plan bundle (`capplan plan -o DIR`):

@@ -17,6 +17,9 @@ type Bundle struct {
 	Ownership *PackingPlan
 	Sizing    *PackingPlan
 	DAG       *DAGSchedule
+	// Simulation is the simulated check of the plan: the workload run on
+	// the ownership packing's containers under the chosen policies.
+	Simulation *SimulationSet
 	// Other are the steps whose kind this reader does not know, kept
 	// unread (a newer writer's).
 	Other []PlanStep
@@ -87,6 +90,8 @@ func (b *Bundle) add(s PlanStep, data []byte) error {
 		return decodeOnce(&b.Shapes, s, data)
 	case KindDAGSchedule:
 		return decodeOnce(&b.DAG, s, data)
+	case KindSimulationSet:
+		return decodeOnce(&b.Simulation, s, data)
 	case KindPackingPlan:
 		var doc PackingPlan
 		if err := DecodeDocument(s.File, data, s.Kind, &doc); err != nil {

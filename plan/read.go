@@ -32,6 +32,22 @@ func DecodeDocument(name string, data []byte, kind string, v any) error {
 	return nil
 }
 
+// EncodeDocument returns v as the JSON every capplan document file holds:
+// indented by two spaces, followed by a newline, HTML characters not
+// escaped. The bytes are deterministic (encoding/json sorts map keys and
+// keeps struct fields in declaration order), so the same document always
+// has the same digest; the views' writers (reports.WriteJSON) use it too.
+func EncodeDocument(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, fmt.Errorf("plan: encode JSON: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
 // decodeError turns a JSON decoding error into one naming the file, the
 // line and, for type mismatches, the field.
 func decodeError(name string, data []byte, err error) error {

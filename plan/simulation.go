@@ -101,6 +101,10 @@ type SimulationRun struct {
 	Users []SimUserSummary `json:"users,omitempty"`
 	// XSight holds X-Flex's views (--view xsight, container mode).
 	XSight *SimXSight `json:"xsight,omitempty"`
+	// Ownership is the simulated check of an ownership plan (container
+	// mode, `capplan plan`): each application's share held against the
+	// share of the containers it owns.
+	Ownership *SimOwnership `json:"ownership,omitempty"`
 }
 
 // SimGanttJob is one job's task runs, in start order.
@@ -327,6 +331,9 @@ func (r *SimulationRun) validate() error {
 		if math.IsNaN(x) || math.IsInf(x, 0) || x < 0 {
 			return fmt.Errorf("summary has a bad number %v", x)
 		}
+	}
+	if r.Ownership != nil {
+		return r.Ownership.validate()
 	}
 	return nil
 }

@@ -95,5 +95,8 @@ func StepTables(b *plan.Bundle) []StepTable {
 	if b.DAG != nil {
 		out = append(out, DAGStepTable(b.DAG))
 	}
+	if b.Simulation != nil {
+		out = append(out, SimulationStepTable(b.Simulation), SimulatedSharesStepTable(b.Simulation))
+	}
 	return out
 }

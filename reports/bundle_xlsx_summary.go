@@ -44,6 +44,9 @@ func SummaryTable(b *plan.Bundle, warnings int) StepTable {
 		add("mean gap to the best lower bound", d.Summary.MeanGap, ShowPercent, "%")
 		add("largest gap to the best lower bound", d.Summary.MaxGap, ShowPercent, "%")
 	}
+	if b.Simulation != nil {
+		simulationSummary(b.Simulation, add)
+	}
 	add("warnings", warnings, ShowInteger, "count")
 	if h := bundleHeader(b); h != nil {
 		add("generator", h.Generator, ShowText, "")
@@ -71,6 +74,8 @@ func bundleHeader(b *plan.Bundle) *plan.Header {
 		return &b.Sizing.Header
 	case b.DAG != nil:
 		return &b.DAG.Header
+	case b.Simulation != nil:
+		return &b.Simulation.Header
 	}
 	return nil
 }

@@ -4,7 +4,8 @@ import "github.com/capplan/capplan/plan"
 
 // Figures draws every figure the documents of a bundle support, in report
 // order: fair shares, the shape catalogue's projections, the ownership
-// packing (per resource), the sizing, and the DAG schedules. A document
+// packing (per resource), the sizing, the DAG schedules and the simulated
+// check. A document
 // the bundle lacks contributes no figure. Figure names are unique.
 func Figures(b *plan.Bundle) ([]Figure, error) {
 	var figs []Figure
@@ -42,6 +43,13 @@ func Figures(b *plan.Bundle) ([]Figure, error) {
 	}
 	if b.DAG != nil {
 		fs, err := GanttFigures(b.DAG)
+		if err != nil {
+			return nil, err
+		}
+		figs = append(figs, fs...)
+	}
+	if b.Simulation != nil {
+		fs, err := PlanSimulationFigures(b.Simulation, b.FairShare)
 		if err != nil {
 			return nil, err
 		}

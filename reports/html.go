@@ -89,6 +89,10 @@ func figuresByStep(figs []Figure) map[string][]Figure {
 			sheet = "Sizing"
 		case strings.HasPrefix(f.Name, "gantt-"):
 			sheet = "DAG schedules"
+		case strings.HasPrefix(f.Name, simFigurePrefix+"shares-"), strings.HasPrefix(f.Name, simFigurePrefix+"xsight-"):
+			sheet = simulationSharesSheet
+		case strings.HasPrefix(f.Name, simFigurePrefix):
+			sheet = simulationSheet
 		}
 		out[sheet] = append(out[sheet], f)
 	}

@@ -12,8 +12,8 @@ import (
 // Evidence states, one sentence per claim, why each step's result can be
 // trusted: the fair shares' optimality certificate, the shape catalogue's
 // cost against its lower bound and ε, λ against its upper bound and the
-// share deviations, the sizing against every lower bound, and each DAG
-// schedule against its bounds.
+// share deviations, the sizing against every lower bound, each DAG
+// schedule against its bounds, and what the simulated check found.
 func Evidence(b *plan.Bundle) []string {
 	var out []string
 	if fs := b.FairShare; fs != nil {
@@ -74,6 +74,9 @@ func Evidence(b *plan.Bundle) []string {
 				j.Name, FormatNumber(j.Makespan), FormatNumber(j.Bounds.CPLength), FormatNumber(j.Bounds.TWork),
 				FormatNumber(j.Bounds.NewLB), FormatNumber(j.Bounds.Best), gapText(j)))
 		}
+	}
+	if b.Simulation != nil {
+		out = append(out, simulationEvidence(b.Simulation))
 	}
 	return out
 }

@@ -1,20 +1,22 @@
 package reports
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
+
+	"github.com/capplan/capplan/plan"
 )
 
-// WriteJSON writes v as JSON indented by two spaces, followed by a newline.
-// The output is deterministic: encoding/json sorts map keys and struct
-// fields keep their declaration order. HTML characters are not escaped.
+// WriteJSON writes v as JSON indented by two spaces, followed by a newline
+// (plan.EncodeDocument, so a document written here has the digest a plan
+// bundle records for it). The output is deterministic: encoding/json sorts
+// map keys and struct fields keep their declaration order. HTML characters
+// are not escaped.
 func WriteJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return fmt.Errorf("reports: encode JSON: %w", err)
+	data, err := plan.EncodeDocument(v)
+	if err != nil {
+		return fmt.Errorf("reports: %w", err)
 	}
-	return nil
+	_, err = w.Write(data)
+	return err
 }

@@ -22,6 +22,8 @@ type planOptions struct {
 	io        *ioStreams
 	run       pipeline.PlanOptions
 	SizeCurve string
+	Simulate  string
+	SimParams []string
 	Out       string
 	Check     string
 	Stats     bool
@@ -30,8 +32,8 @@ type planOptions struct {
 func newPlanCmd(io *ioStreams) *cobra.Command {
 	opts := &planOptions{io: io}
 	cmd := &cobra.Command{
-		Use:   "plan {-c <cluster> -d <demand> [-w <workload>] | --example} -o <dir> | --check <dir>",
-		Short: "Run the whole pipeline into a plan bundle: shares, shapes, packing, sizing, DAGs, reports, exports",
+		Use:   "plan {-c <cluster> -d <demand> [-w <workload>] | --example} [--simulate <policies>] -o <dir> | --check <dir>",
+		Short: "Run the whole pipeline into a plan bundle: shares, shapes, packing, sizing, DAGs, a simulated check, reports, exports",
 		Long: `Run the whole planning road on a cluster and a demand forecast (and a workload
 of job DAGs) and write a plan bundle directory:
 
@@ -42,6 +44,10 @@ of job DAGs) and write a plan bundle directory:
   packing.json     X-Select ownership packing of those shapes
   sizing.json      cheapest node mix holding the forecast (--size)
   dags.json        preferred schedule and lower bounds of every workload job
+  simulation.json  the simulated check: the workload's jobs arriving on the
+                   packing's containers under --simulate (default xschedule,
+                   paired with drf), each application's share held against
+                   the share it owns while it waits
   report.html      one self-contained page; report.xlsx; figures/*.svg
   export/          yarn/, k8s/, kueue/: scheduler configuration from the plan
 
@@ -49,15 +55,21 @@ The bundle is written beside DIR and renamed over it at the end, so a failed
 run leaves an earlier bundle intact. Parts of the demand no node can hold, a
 sizing with no feasible node mix and workload jobs larger than every machine
 are left out with a warning: the bundle holds the feasible part, the reports
-show the warnings first, and the exit code is 3.
+show the warnings first, and the exit code is 3. So are the simulated check's
+findings: jobs with a task no container of the plan holds, and applications
+held below 90% of their planned share, while they had tasks waiting, for most
+of the time they had jobs.
 
 --check DIR re-verifies a bundle without solving: every file's digest, the
 inputs (read again; a changed input is refused), the fair-share certificate,
 the shapes, the packing's capacity and placement rules, the sizing and its
-lower bound, and the DAG schedules against precedence, capacity and every
-lower bound. It prints each check; exit code 4 when one fails.`,
+lower bound, the DAG schedules against precedence, capacity and every
+lower bound, and the simulated check: the simulator is deterministic, so it
+re-runs the recorded simulation and requires the same bytes. It prints each
+check; exit code 4 when one fails.`,
 		Example: `  capplan plan --example -o out/
   capplan plan -c cluster.yaml -d demand.yaml -w workload.yaml --size std=1,highmem=3.5 -o bundle/
+  capplan plan -c cluster.yaml -d demand.yaml -w workload.yaml --simulate xschedule,fifo --simulate-baseline drf -o bundle/
   capplan plan --check bundle/`,
 		Args: wrapArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -77,6 +89,9 @@ lower bound. It prints each check; exit code 4 when one fails.`,
 	f.IntVarP(&opts.run.K, "k", "k", 8, "number of container shapes")
 	f.StringVar(&opts.run.Size, "size", "", "size the cluster with these node `groups` and prices per node, such as std=1,highmem=3.5 (--example: "+pipeline.ExampleSizing+")")
 	f.StringVar(&opts.SizeCurve, "size-curve", "", "with --size, also size the forecast × these `multipliers` (such as 0.5,0.75,1.25) for the sizing curve; none for no curve (default: 0.5,0.75 when requests × node types ≤ 50000)")
+	f.StringVar(&opts.Simulate, "simulate", "", "simulated check: run the workload on the packing's containers under these `policies` (any of capplan simulate; none: no check; default xschedule for a capplan Workload)")
+	f.StringVar(&opts.run.SimulateBaseline, "simulate-baseline", "", "pair the simulated check's runs with this `policy` (default "+pipeline.DefaultSimulateBaseline+"; none: no pairing)")
+	f.StringArrayVar(&opts.SimParams, "simulate-param", nil, "policy parameter of the simulated check `POLICY.KEY=VALUE` (repeatable)")
 	f.Uint64Var(&opts.run.Seed, "seed", 1, "random seed of every randomised step")
 	f.IntVar(&opts.run.Workers, "workers", 0, "steps and DAG jobs run at once (0: all cores; results do not depend on it)")
 	f.StringVarP(&opts.Out, "out", "o", "", "write the bundle to `dir` (replaced as a whole)")
@@ -87,7 +102,7 @@ lower bound. It prints each check; exit code 4 when one fails.`,
 
 func (o *planOptions) validate(cmd *cobra.Command) error {
 	if o.Check != "" {
-		for _, name := range []string{"cluster", "demand", "example", "workload", "k", "size", "size-curve", "seed", "out"} {
+		for _, name := range []string{"cluster", "demand", "example", "workload", "k", "size", "size-curve", "simulate", "simulate-baseline", "simulate-param", "seed", "out"} {
 			if cmd.Flags().Changed(name) {
 				return usageErrorf("--check re-verifies a bundle; it cannot be combined with --%s", name)
 			}
@@ -102,6 +117,24 @@ func (o *planOptions) validate(cmd *cobra.Command) error {
 	}
 	if o.run.Inputs.Example && !cmd.Flags().Changed("size") {
 		o.run.Size = pipeline.ExampleSizing
+	}
+	if cmd.Flags().Changed("simulate") {
+		o.run.Simulate = []string{}
+		if o.Simulate != "none" {
+			for _, p := range strings.Split(o.Simulate, ",") {
+				if p = strings.TrimSpace(p); p == "" {
+					return usageErrorf("invalid --simulate %q: want policies separated by commas, or none", o.Simulate)
+				}
+				o.run.Simulate = append(o.run.Simulate, p)
+			}
+		}
+	}
+	if len(o.SimParams) > 0 {
+		params, err := pipeline.ParseParams(o.SimParams)
+		if err != nil {
+			return usageErrorf("%v", strings.Replace(err.Error(), "--param", "--simulate-param", 1))
+		}
+		o.run.SimulateParams = params
 	}
 	if cmd.Flags().Changed("size-curve") {
 		o.run.SizeCurve = []float64{}
@@ -135,11 +168,7 @@ func planRun(o *planOptions) error {
 	if err != nil {
 		return err
 	}
-	extra := map[string]any{}
-	for _, x := range res.Extra {
-		extra[x.Step.Name] = x.Doc
-	}
-	e, err := export.BundleFiles(res.Bundle, extra, res.Demand)
+	e, err := export.BundleFiles(res.Bundle, res.Demand)
 	if err != nil {
 		return err
 	}
