@@ -177,6 +177,11 @@ func Plan(o PlanOptions) (*PlanResult, error) {
 	}
 	if b := res.Bundle; b.Simulation != nil {
 		p.Inputs = mergeInputs(p.Inputs, st.simulationWorkload(b.Simulation))
+		var reported []plan.DAGRejection
+		if b.DAG != nil {
+			reported = b.DAG.Rejected
+		}
+		p.Warnings = append(p.Warnings, simulationWarnings(b.Simulation, st.sim.policies, reported)...)
 	}
 	return res, nil
 }

@@ -59,7 +59,7 @@ func TestCheckPlanPasses(t *testing.T) {
 		}
 	}
 	// Each step and the sizing curve are checked.
-	if got := strings.Join(steps, ","); got != "documents,files,inputs,fairshare,shapes,ownership,sizing,sizing,dag" {
+	if got := strings.Join(steps, ","); got != "documents,files,inputs,fairshare,shapes,ownership,sizing,sizing,dag,simulation" {
 		t.Errorf("checks %s", got)
 	}
 }
@@ -175,6 +175,32 @@ func TestCheckPlanTampered(t *testing.T) {
 				b["cpLength"] = b["cpLength"].(float64) + 1
 			})
 		}, plan.StepDAG, "bounds.cpLength"},
+		{"simulated JCT changed", func(t *testing.T, dir string, _ PlanOptions) {
+			// Consistent with its finish, so the document still validates:
+			// only the re-run can tell.
+			editJSON(t, dir, PlanSimulationFile, true, func(d map[string]any) {
+				j := at(d, "results", 0, "jobs", 0).(map[string]any)
+				j["finish"], j["jct"] = j["finish"].(float64)+1, j["jct"].(float64)+1
+			})
+		}, plan.StepSimulation, "differs from the simulation re-run on the same inputs"},
+		{"simulated share inconsistent", func(t *testing.T, dir string, _ PlanOptions) {
+			editJSON(t, dir, PlanSimulationFile, true, func(d map[string]any) {
+				a := at(d, "results", 0, "ownership", "apps", 0).(map[string]any)
+				a["below"] = a["active"].(float64) + 1
+			})
+		}, plan.StepSimulation, "want below ≤ waiting ≤ active"},
+		{"simulation of another packing", func(t *testing.T, dir string, _ PlanOptions) {
+			editJSON(t, dir, PlanSimulationFile, true, func(d map[string]any) {
+				for _, in := range d["inputs"].([]any) {
+					if in := in.(map[string]any); in["role"] == "packing" {
+						in["sha256"] = plan.Digest([]byte("another plan"))
+					}
+				}
+			})
+		}, plan.StepSimulation, "input packing packing.json has sha256"},
+		{"simulation without its digest", func(t *testing.T, dir string, _ PlanOptions) {
+			editJSON(t, dir, PlanSimulationFile, false, func(d map[string]any) { d["seed"] = 2.0 })
+		}, "documents", "simulation.json has sha256"},
 		{"report restyled", func(t *testing.T, dir string, _ PlanOptions) {
 			os.WriteFile(filepath.Join(dir, export.ReportHTMLPath), []byte("<html></html>"), 0o644)
 		}, "files", "report.html has sha256"},

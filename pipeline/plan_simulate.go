@@ -262,7 +262,9 @@ func (st *planState) simulation(b *plan.Bundle, out *stepOut, done func(string, 
 		Params: s.params, Seed: o.Seed, Workers: o.Workers, Generator: o.Generator})
 	done(plan.StepSimulation, time.Since(t0))
 	if err != nil {
-		out.warnings = append(out.warnings, stepFailed(plan.StepSimulation, err))
+		w := stepFailed(plan.StepSimulation, err)
+		w.Message += " (--simulate none skips the check)"
+		out.warnings = append(out.warnings, w)
 		return nil
 	}
 	if err := checkSimulationInputs(set, st.loaded.Inputs, plan.Digest(packing)); err != nil {
@@ -270,7 +272,6 @@ func (st *planState) simulation(b *plan.Bundle, out *stepOut, done func(string, 
 	}
 	b.Simulation = set
 	out.steps = append(out.steps, plan.PlanStep{Name: plan.StepSimulation, Kind: plan.KindSimulationSet, File: PlanSimulationFile})
-	out.warnings = append(out.warnings, simulationWarnings(set, s.policies)...)
 	return nil
 }
 
@@ -308,13 +309,17 @@ func checkSimulationInputs(set *plan.SimulationSet, planInputs []plan.Input, pac
 const maxRejectedNamed = 3
 
 // simulationWarnings are the problems the simulated check found: jobs left
-// out because a task fits no container it may use, and, for each of the
-// checked policies (not a baseline only compared with), every application
-// below its planned share for most of the time it had jobs
-// (plan.SimOwnedApp.BelowMostly).
-func simulationWarnings(set *plan.SimulationSet, checked []string) []plan.PlanWarning {
+// out because a task fits no container it may use (but those of reported,
+// the DAG step's jobs larger than every machine, already warned about),
+// and, for each of the checked policies (not a baseline only compared
+// with), every application below its planned share for most of the time
+// it had jobs (plan.SimOwnedApp.BelowMostly).
+func simulationWarnings(set *plan.SimulationSet, checked []string, reported []plan.DAGRejection) []plan.PlanWarning {
 	var out []plan.PlanWarning
-	if rej := set.Workload.Rejected; len(rej) > 0 {
+	rej := slices.DeleteFunc(slices.Clone(set.Workload.Rejected), func(r plan.SimRejection) bool {
+		return slices.ContainsFunc(reported, func(d plan.DAGRejection) bool { return d.Job == r.Job })
+	})
+	if len(rej) > 0 {
 		var named []string
 		for _, r := range rej[:min(len(rej), maxRejectedNamed)] {
 			named = append(named, r.Job+" ("+r.Reason+")")
@@ -324,7 +329,7 @@ func simulationWarnings(set *plan.SimulationSet, checked []string) []plan.PlanWa
 			more = fmt.Sprintf(" and %d more", n)
 		}
 		out = append(out, plan.PlanWarning{Step: plan.StepSimulation, Message: fmt.Sprintf(
-			"%d of the workload's %d jobs never fit: a task no container of the plan it may use holds, left out of the simulation: %s%s",
+			"%d of the workload's %d jobs never fit: a task no container of the plan it may use can hold, left out of the simulation: %s%s",
 			len(rej), set.Workload.Jobs, strings.Join(named, "; "), more)})
 	}
 	for _, r := range set.Runs {

@@ -17,8 +17,10 @@ import (
 //     it is left out; train wants gpu=true, which no node has, so it is
 //     left out, and helper, colocated with train, with it; bigdb may only
 //     use tier=big.
-//   - the workload's job small fits; huge has a 64-core task, larger than
-//     every machine, and is left out.
+//   - the workload's job small (of web) fits; huge (of batch) has a
+//     64-core task, larger than every machine, and is left out: of the
+//     DAG schedules, with a warning, and of the simulated check, where it
+//     is not warned about again.
 var badPlanFiles = map[string]string{
 	"cluster.yaml": `apiVersion: capplan/v1
 kind: Cluster
@@ -50,10 +52,12 @@ applications:
 kind: Workload
 jobs:
   - name: small
+    group: web
     stages:
       - {name: a, tasks: 4, duration: 10, demand: {cpu: 2, memory: 4Gi}}
       - {name: b, tasks: 2, duration: 5, demand: {cpu: 4, memory: 8Gi}, after: [a]}
   - name: huge
+    group: batch
     tasks:
       - {id: t, duration: 10, demand: {cpu: 64, memory: 4Gi}}
 `,
@@ -117,7 +121,7 @@ func TestPlanWarnings(t *testing.T) {
 	for _, s := range b.Plan.Steps {
 		names = append(names, s.Name)
 	}
-	if strings.Join(names, ",") != "fairshare,shapes,ownership,dag" {
+	if strings.Join(names, ",") != "fairshare,shapes,ownership,dag,simulation" {
 		t.Errorf("steps %v", names)
 	}
 	if b.Plan.SizingCurve != nil {

@@ -27,11 +27,12 @@ func exampleBundle(t *testing.T) *plan.Bundle {
 			Warnings:    []plan.PlanWarning{{Step: plan.StepDAG, Message: "job big needs 96 cores, more than any machine has"}},
 			SizingCurve: []plan.SizingPoint{{Label: "forecast × 0.5", Nodes: 260, Cost: 340, LowerBound: 330}, {Label: "forecast × 1", Nodes: 512, Cost: 669.8, LowerBound: 644.98}},
 		},
-		FairShare: fs,
-		Shapes:    testplans.Shapes(t),
-		Ownership: testplans.Ownership(t),
-		Sizing:    testplans.Sizing(t),
-		DAG:       testplans.DAG(t),
+		FairShare:  fs,
+		Shapes:     testplans.Shapes(t),
+		Ownership:  testplans.Ownership(t),
+		Sizing:     testplans.Sizing(t),
+		DAG:        testplans.DAG(t),
+		Simulation: testplans.Simulation(t),
 	}
 }
 
@@ -74,7 +75,8 @@ func TestBundleWorkbook(t *testing.T) {
 		t.Fatal(err)
 	}
 	sheets := f.GetSheetList()
-	want := []string{"Summary", "Fair shares", "Fair-share evidence", "Shapes", "Ownership", "Ownership nodes", "Sizing", "Sizing curve", "DAG schedules"}
+	want := []string{"Summary", "Fair shares", "Fair-share evidence", "Shapes", "Ownership", "Ownership nodes", "Sizing", "Sizing curve", "DAG schedules",
+		"Simulation", "Simulated shares"}
 	if strings.Join(sheets, "|") != strings.Join(want, "|") {
 		t.Fatalf("sheets %v, want %v", sheets, want)
 	}

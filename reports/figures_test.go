@@ -45,7 +45,11 @@ func TestFiguresExample(t *testing.T) {
 		checkSVG(t, f.Name, f.SVG)
 	}
 	want := []string{"shares", "shapes-cpu-memory", "shapes-cpu-gpu", "packing-cpu", "packing-memory", "packing-gpu", "sizing",
-		"gantt-1-q17", "gantt-2-etl-nightly", "gantt-3-train-pipeline"}
+		"gantt-1-q17", "gantt-2-etl-nightly", "gantt-3-train-pipeline",
+		// the simulated check: the JCT CDF, utilisation and shares per run,
+		// X-Sight's view of the checked policy for the applications with jobs
+		"sim-cdf-jct", "sim-util-xschedule", "sim-shares-xschedule", "sim-util-drf", "sim-shares-drf",
+		"sim-xsight-xschedule-batch-etl", "sim-xsight-xschedule-spark-analytics", "sim-xsight-xschedule-ml-train"}
 	if !slices.Equal(names, want) {
 		t.Errorf("figures %v, want %v", names, want)
 	}

@@ -81,3 +81,30 @@ func TestSameOutputAnyGOMAXPROCS(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanSimulationAnyGOMAXPROCS: the example's bundle (without the
+// sizing, the slow step, which TestSameOutputAnyGOMAXPROCS covers as pack
+// --min-nodes) gives the same simulated check, packing and index under
+// GOMAXPROCS=1 and 2: the check's policies run side by side, each cell on
+// one goroutine.
+func TestPlanSimulationAnyGOMAXPROCS(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short: runs capplan in subprocesses")
+	}
+	var bundles [2]string
+	for i, procs := range []string{"1", "2"} {
+		dir := t.TempDir()
+		capplanProcess(t, dir, procs, "plan", "--example", "--size", "", "-o", "bundle")
+		bundles[i] = filepath.Join(dir, "bundle")
+	}
+	for _, f := range []string{"simulation.json", "packing.json", "plan.json", "figures/sim-shares-xschedule.svg"} {
+		one, err := os.ReadFile(filepath.Join(bundles[0], f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		two, _ := os.ReadFile(filepath.Join(bundles[1], f))
+		if !bytes.Equal(one, two) {
+			t.Errorf("%s differs between GOMAXPROCS=1 (%d bytes) and GOMAXPROCS=2 (%d bytes)", f, len(one), len(two))
+		}
+	}
+}

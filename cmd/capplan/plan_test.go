@@ -24,28 +24,42 @@ func TestPlanCommand(t *testing.T) {
 	if !strings.Contains(stderr, filepath.Join(out, "report.html")) {
 		t.Errorf("stderr does not say where the report is: %s", stderr)
 	}
-	for _, f := range []string{"plan.json", "fairshare.json", "shapes.json", "packing.json", "sizing.json", "dags.json",
-		"report.html", "report.xlsx", "figures/shares.svg", "figures/sizing.svg", "figures/gantt-1-q17.svg",
-		"export/yarn/fair-scheduler.xml", "export/k8s/20-resourcequotas.yaml", "export/kueue/20-clusterqueues.yaml"} {
+	for _, f := range []string{"plan.json", "fairshare.json", "shapes.json", "packing.json", "sizing.json", "dags.json", "simulation.json",
+		"report.html", "report.xlsx", "figures/shares.svg", "figures/sizing.svg", "figures/gantt-1-q17.svg", "figures/sim-cdf-jct.svg",
+		"figures/sim-shares-xschedule.svg", "export/yarn/fair-scheduler.xml", "export/k8s/20-resourcequotas.yaml", "export/kueue/20-clusterqueues.yaml"} {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
 			t.Errorf("bundle: %v", err)
 		}
 	}
 	code, stdout, stderr := runCapplan(t, "plan", "--check", out)
-	if code != exitOK || strings.Contains(stdout, "FAIL") || strings.Count(stdout, "ok  ") != 8 {
+	if code != exitOK || strings.Contains(stdout, "FAIL") || strings.Count(stdout, "ok  ") != 9 || !strings.Contains(stdout, "ok    simulation") {
 		t.Errorf("--check: exit %d\n%s%s", code, stdout, stderr)
 	}
 	again := filepath.Join(dir, "again")
 	if code, _, stderr := runCapplan(t, "plan", "--example", "--size-curve", "none", "--workers", "1", "-o", again); code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, f := range []string{"fairshare.json", "shapes.json", "packing.json", "sizing.json", "dags.json", "export/k8s/20-resourcequotas.yaml", "figures/sizing.svg"} {
+	for _, f := range []string{"fairshare.json", "shapes.json", "packing.json", "sizing.json", "dags.json", "simulation.json",
+		"export/k8s/20-resourcequotas.yaml", "figures/sizing.svg", "figures/sim-util-xschedule.svg"} {
 		a, _ := os.ReadFile(filepath.Join(out, f))
 		b, _ := os.ReadFile(filepath.Join(again, f))
 		if !bytes.Equal(a, b) {
 			t.Errorf("%s differs between runs", f)
 		}
 	}
+	// Tampering with the simulation, even with its digest fixed in
+	// plan.json, fails the check: it is re-run (exit 4).
+	sim, _ := os.ReadFile(filepath.Join(out, "simulation.json"))
+	forged := bytes.Replace(sim, []byte(`"wastedWork": 0`), []byte(`"wastedWork": 1`), 1)
+	index, _ := os.ReadFile(filepath.Join(out, plan.PlanFile))
+	os.WriteFile(filepath.Join(out, "simulation.json"), forged, 0o644)
+	os.WriteFile(filepath.Join(out, plan.PlanFile), bytes.Replace(index, []byte(plan.Digest(sim)), []byte(plan.Digest(forged)), 1), 0o644)
+	code, stdout, stderr = runCapplan(t, "plan", "--check", out)
+	if bytes.Equal(sim, forged) || code != exitCheckFailed || !strings.Contains(stdout, "FAIL  simulation") || !strings.Contains(stdout, "differs from the simulation re-run") {
+		t.Errorf("--check of a forged simulation: exit %d\n%s%s", code, stdout, stderr)
+	}
+	os.WriteFile(filepath.Join(out, "simulation.json"), sim, 0o644)
+	os.WriteFile(filepath.Join(out, plan.PlanFile), index, 0o644)
 	// Tampering with a document fails the check (exit 4).
 	data, _ := os.ReadFile(filepath.Join(out, "shapes.json"))
 	os.WriteFile(filepath.Join(out, "shapes.json"), bytes.Replace(data, []byte(`"k": 8`), []byte(`"k": 9`), 1), 0o644)
@@ -63,8 +77,8 @@ var planWarningFiles = map[string]string{
 		"  - {name: web, requests: [{shape: {cpu: 2, memory: 4Gi}, count: 10}]}\n" +
 		"  - {name: gpu, selector: \"gpu=true\", requests: [{shape: {cpu: 1, memory: 1Gi}, count: 1}]}\n",
 	"workload.yaml": "apiVersion: capplan/v1\nkind: Workload\njobs:\n" +
-		"  - {name: ok, tasks: [{id: a, duration: 10, demand: {cpu: 2, memory: 1Gi}}]}\n" +
-		"  - {name: big, tasks: [{id: a, duration: 10, demand: {cpu: 64, memory: 1Gi}}]}\n",
+		"  - {name: ok, group: web, tasks: [{id: a, duration: 10, demand: {cpu: 2, memory: 1Gi}}]}\n" +
+		"  - {name: big, group: web, tasks: [{id: a, duration: 10, demand: {cpu: 64, memory: 1Gi}}]}\n",
 	"broken.yaml": "apiVersion: capplan/v1\nkind: Demand\napplications: [{name: web, weight: -1}]\n",
 }
 
@@ -128,6 +142,10 @@ func TestPlanUsage(t *testing.T) {
 		{[]string{"plan", "--check", dir, "--example"}, "cannot be combined with --example"},
 		{[]string{"plan", "--example", "-o", dir, "--size", "gpu=x"}, "invalid --size gpu=x"},
 		{[]string{"plan", "--example", "-o", dir, "--size-curve", "half"}, `invalid --size-curve "half"`},
+		{[]string{"plan", "--example", "-o", dir, "--simulate", "lottery"}, `unknown policy "lottery"`},
+		{[]string{"plan", "--example", "-o", dir, "--simulate", "fifo,"}, `invalid --simulate "fifo,"`},
+		{[]string{"plan", "--example", "-o", dir, "--simulate-param", "fitness=2"}, `invalid --simulate-param "fitness=2"`},
+		{[]string{"plan", "--check", dir, "--simulate", "fifo"}, "cannot be combined with --simulate"},
 	} {
 		code, _, stderr := runCapplan(t, tc.args...)
 		if code != exitUsage || !strings.Contains(stderr, tc.want) {

@@ -1,8 +1,8 @@
 // Package testplans gives tests the plan documents capplan writes for its
 // embedded example (datasets.ExampleFiles): a FairShare (also with the
 // per-node assignment), a ShapeCatalog, an ownership PackingPlan, a sizing
-// PackingPlan and a DAGSchedule, and the FairShare of the Alibaba openb
-// GPU trace.
+// PackingPlan, a DAGSchedule and the plan's simulated check (a
+// SimulationSet), and the FairShare of the Alibaba openb GPU trace.
 //
 // It computes them with the pipeline functions the commands call, with
 // the commands' default options, so the documents are those users get
@@ -54,6 +54,7 @@ var (
 	shapes                      once[plan.ShapeCatalog]
 	ownership, sizing           once[plan.PackingPlan]
 	dagSchedule                 once[plan.DAGSchedule]
+	simulation                  once[plan.SimulationSet]
 )
 
 // example are the embedded example's inputs.
@@ -126,6 +127,21 @@ func DAG(tb testing.TB) *plan.DAGSchedule {
 			return nil, err
 		}
 		return r.Doc, nil
+	})
+}
+
+// Simulation is the simulated check of the example's plan: the example
+// workload on the containers of Ownership, under the default policies
+// (xschedule paired with drf), as `capplan plan --example` writes it.
+func Simulation(tb testing.TB) *plan.SimulationSet {
+	own := Ownership(tb)
+	return simulation.get(tb, func() (*plan.SimulationSet, error) {
+		packing, err := plan.EncodeDocument(own)
+		if err != nil {
+			return nil, err
+		}
+		return pipeline.PlanSimulate(pipeline.PlanSimulateOptions{Example: true, Packing: packing,
+			Policies: pipeline.DefaultSimulatePolicies, Baseline: pipeline.DefaultSimulateBaseline, Seed: 1, Generator: generator})
 	})
 }
 
