@@ -184,10 +184,11 @@ func readInput(path string) ([]byte, error) {
 	return datasets.ReadFile(path, 0)
 }
 
-// planCheckInputs loads the plan's cluster and demand as Plan did and
-// returns the cluster and the feasible part of the demand.
-func planCheckInputs(p *plan.Plan) (*datasets.Cluster, *datasets.Demand, error) {
-	in := Inputs{RackLabel: p.Flags["rackLabel"]}
+// planInputs returns the cluster and demand a plan records: their paths,
+// or the embedded example when both are "example:" inputs; ok is false
+// when one is missing.
+func planInputs(p *plan.Plan) (in Inputs, ok bool) {
+	in.RackLabel = p.Flags["rackLabel"]
 	for _, x := range p.Inputs {
 		switch x.Role {
 		case "cluster":
@@ -197,11 +198,21 @@ func planCheckInputs(p *plan.Plan) (*datasets.Cluster, *datasets.Demand, error) 
 		}
 	}
 	if in.ClusterPath == "" || in.DemandPath == "" {
-		return nil, nil, fmt.Errorf("%s records no cluster or no demand input", plan.PlanFile)
+		return in, false
 	}
 	in.Example = strings.HasPrefix(in.ClusterPath, "example:") && strings.HasPrefix(in.DemandPath, "example:")
 	if in.Example {
 		in.ClusterPath, in.DemandPath = "", ""
+	}
+	return in, true
+}
+
+// planCheckInputs loads the plan's cluster and demand as Plan did and
+// returns the cluster and the feasible part of the demand.
+func planCheckInputs(p *plan.Plan) (*datasets.Cluster, *datasets.Demand, error) {
+	in, ok := planInputs(p)
+	if !ok {
+		return nil, nil, fmt.Errorf("%s records no cluster or no demand input", plan.PlanFile)
 	}
 	l, err := in.read()
 	if err != nil {

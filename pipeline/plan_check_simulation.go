@@ -44,21 +44,15 @@ func checkSimulationDoc(dir string, b *plan.Bundle, workers int) (string, error)
 	if err != nil {
 		return what, err
 	}
-	o := PlanSimulateOptions{WorkloadPath: p.Flags["workload"], Packing: packing, Policies: pols, Baseline: baseline,
-		Params: params, Workers: workers, Generator: set.Generator}
+	in, ok := planInputs(p)
+	if !ok {
+		return what, fmt.Errorf("%s records no cluster or no demand input", plan.PlanFile)
+	}
+	o := PlanSimulateOptions{ClusterPath: in.ClusterPath, DemandPath: in.DemandPath, Example: in.Example,
+		WorkloadPath: p.Flags["workload"], Packing: packing, Policies: pols, Baseline: baseline, Params: params,
+		Workers: workers, Generator: set.Generator}
 	if p.Seed != nil {
 		o.Seed = uint64(*p.Seed)
-	}
-	for _, in := range p.Inputs {
-		switch in.Role {
-		case "cluster":
-			o.ClusterPath = in.Path
-		case "demand":
-			o.DemandPath = in.Path
-		}
-	}
-	if strings.HasPrefix(o.ClusterPath, "example:") && strings.HasPrefix(o.DemandPath, "example:") {
-		o.Example, o.ClusterPath, o.DemandPath = true, "", ""
 	}
 	again, err := PlanSimulate(o)
 	if err != nil {

@@ -342,7 +342,7 @@ func simulationWarnings(set *plan.SimulationSet, checked []string, reported []pl
 				continue
 			}
 			out = append(out, plan.PlanWarning{Step: plan.StepSimulation, Message: fmt.Sprintf(
-				"under %s, %s held less than %s of its planned share (%s of the containers, %d owned) while it had tasks waiting, for %s of the time it had jobs (mean share %s, shortfall RMSE %s): its containers are lent out, too few, or do not fit its tasks",
+				"under %s, %s held less than %s of its planned share (%s of the containers, %d owned) while it had tasks waiting, for %s of the time it had jobs (mean share %s, shortfall RMSE %s of the containers): its containers are lent out, too few, or do not fit its tasks",
 				r.Policy.Name, a.Application, percentText(1-own.Tolerance), percentText(a.PlannedShare), a.Containers,
 				percentText(a.BelowFraction), percentText(a.MeanShare), percentText(a.ShortfallRMSE))})
 		}

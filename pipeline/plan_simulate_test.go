@@ -192,35 +192,6 @@ func TestPlanSimulatedCheck(t *testing.T) {
 	}
 }
 
-// TestPlanSimulateOptions: bad simulated-check options are option errors
-// naming the flag.
-func TestPlanSimulateOptions(t *testing.T) {
-	paths := writeFiles(t, map[string]string{"trace.csv": "task_name,instance_num,job_name,task_type,status,start_time,end_time,plan_cpu,plan_mem\n"})
-	for _, tc := range []struct {
-		name   string
-		change func(o *PlanOptions)
-		want   string
-	}{
-		{"unknown policy", func(o *PlanOptions) { o.Simulate = []string{"fifo", "lottery"} }, `unknown policy "lottery" (valid: `},
-		{"unknown baseline", func(o *PlanOptions) { o.SimulateBaseline = "lottery" }, `unknown policy "lottery"`},
-		{"twice", func(o *PlanOptions) { o.Simulate = []string{"fifo", "fifo"} }, "policy fifo is listed twice"},
-		{"bad parameter", func(o *PlanOptions) { o.SimulateParams = map[string]map[string]string{"xschedule": {"grace": "-1"}} }, "invalid --simulate-param"},
-		{"parameter of no policy", func(o *PlanOptions) { o.SimulateParams = map[string]map[string]string{"tetris": {"f": "1"}} }, "policy tetris is not simulated"},
-		{"none with a baseline", func(o *PlanOptions) { o.Simulate, o.SimulateBaseline = []string{}, "drf" }, "--simulate none turns the simulated check off"},
-		{"no workload", func(o *PlanOptions) { o.WorkloadPath, o.Simulate = "", []string{"fifo"} }, "--simulate runs the workload on the plan: give -w"},
-		{"a trace", func(o *PlanOptions) { o.WorkloadPath, o.Simulate = paths["trace.csv"], []string{"fifo"} }, "needs a capplan Workload"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			o := badPlanOptions(t)
-			tc.change(&o)
-			_, err := Plan(o)
-			if !IsOptionError(err) || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("error %v, want an option error containing %q", err, tc.want)
-			}
-		})
-	}
-}
-
 // TestShareSeries: values over [a, b) land in 0-aligned buckets, which
 // double in width (merging pairs) when time passes the last; export
 // averages over [from, to). Four buckets of 1 tick: 2 over [1, 3) gives

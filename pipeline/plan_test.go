@@ -186,6 +186,15 @@ func TestPlanOptionErrors(t *testing.T) {
 		{"curve without size", func(o *PlanOptions) { o.SizeCurve = []float64{0.5} }, "--size-curve needs --size"},
 		{"curve of one", func(o *PlanOptions) { o.Size, o.SizeCurve = "std", []float64{1} }, "invalid --size-curve multiplier 1"},
 		{"workload without cluster file", func(o *PlanOptions) { o.Inputs = Inputs{Example: true} }, "--example plans the example workload"},
+		// the simulated check
+		{"unknown policy", func(o *PlanOptions) { o.Simulate = []string{"fifo", "lottery"} }, `unknown policy "lottery" (valid: `},
+		{"unknown baseline", func(o *PlanOptions) { o.SimulateBaseline = "lottery" }, `unknown policy "lottery"`},
+		{"policy twice", func(o *PlanOptions) { o.Simulate = []string{"fifo", "fifo"} }, "policy fifo is listed twice"},
+		{"bad parameter", func(o *PlanOptions) { o.SimulateParams = map[string]map[string]string{"xschedule": {"grace": "-1"}} }, "invalid --simulate-param"},
+		{"parameter of no policy", func(o *PlanOptions) { o.SimulateParams = map[string]map[string]string{"tetris": {"f": "1"}} }, "policy tetris is not simulated"},
+		{"none with a baseline", func(o *PlanOptions) { o.Simulate, o.SimulateBaseline = []string{}, "drf" }, "--simulate none turns the simulated check off"},
+		{"simulate without workload", func(o *PlanOptions) { o.WorkloadPath, o.Simulate = "", []string{"fifo"} }, "--simulate runs the workload on the plan: give -w"},
+		{"simulate a trace", func(o *PlanOptions) { o.WorkloadPath, o.Simulate = "trace.csv", []string{"fifo"} }, "needs a capplan Workload"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
