@@ -12,8 +12,10 @@
 // ownership packing), Size (min-nodes sizing, one node type or a mix),
 // DAGSchedule, DAGBounds and DAGCheck, Simulate and Sweep (simulator runs
 // and parameter sweeps over them); Plan chains the planning jobs into the
-// documents of a plan bundle (`capplan plan`), and CheckPlan re-verifies a
-// written bundle from its inputs with the independent checkers.
+// documents of a plan bundle (`capplan plan`), ending with the simulated
+// check of its ownership packing (PlanSimulate), and CheckPlan re-verifies
+// a written bundle from its inputs with the independent checkers (and
+// re-runs the deterministic simulation).
 //
 // Sharding (shard.go): Sweep and the DAG jobs run one deterministic slice
 // of their items with a shard (DAGSchedulePart, DAGBoundsPart,

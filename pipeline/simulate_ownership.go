@@ -66,8 +66,10 @@ type ownershipRecorder struct {
 // ownedState is one application's state since the last Round.
 type ownedState struct {
 	active, waiting, below bool
-	held                   sim.Vec // copy of the usage sampled
-	share, shortfall       float64
+	// short says held < (1 − tol) × owned, decided when held changes.
+	short            bool
+	held             sim.Vec // copy of the usage sampled
+	share, shortfall float64
 }
 
 // ownedAcc integrates one application's state over time (ticks).
@@ -122,6 +124,7 @@ func newOwnershipRecorder(o *SimulateOptions, w *workload) *ownershipRecorder {
 		if r.allCharge > 0 {
 			r.planned[u] = r.charge(r.owned[u]) / r.allCharge
 		}
+		r.cur[u].short = r.below(u, r.cur[u].held) // holding nothing yet
 	}
 	return r
 }
@@ -175,14 +178,14 @@ func (r *ownershipRecorder) RoundDone(s *sim.State) {
 		uv := s.User(sim.UserID(u))
 		st.active = uv.ActiveJobs() > 0
 		st.waiting = r.want[u]
-		usage := uv.Usage()
-		if !vecEqual(usage, st.held) {
+		if usage := uv.Usage(); !vecEqual(usage, st.held) {
 			copy(st.held, usage)
+			st.short = r.below(u, st.held)
 			if r.allCharge > 0 {
 				st.share = r.charge(st.held) / r.allCharge
 			}
 		}
-		st.below = st.waiting && r.below(u, st.held)
+		st.below = st.waiting && st.short
 		st.shortfall = 0
 		if st.waiting {
 			st.shortfall = max(0, r.planned[u]-st.share)

@@ -4,7 +4,9 @@
 // per machine class, placement constraints, preemption, suspension,
 // migration, container mode, per-device fit of GPUs, counter-based
 // duration noise, invariant checks and metrics. Policies (sub-package policies) read a State and act
-// through a Planner; they never see actual durations.
+// through a Planner; they never see actual durations. Observers are told
+// of arrivals, finishes, starts and ends, and RoundObservers sample the
+// state after every Round.
 //
 // A run is a pure function of its Config and JobSource: the same inputs
 // give the same Result at any GOMAXPROCS.
