@@ -2,25 +2,20 @@ package pipeline
 
 import (
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/capplan/capplan/datasets"
 	"github.com/capplan/capplan/plan"
-	"github.com/capplan/capplan/sim/policies"
 )
 
 // PlanSimulationFile is the simulated check's document in a plan bundle.
 const PlanSimulationFile = "simulation.json"
 
-// The simulated check's defaults: the workload runs on the ownership
-// packing's containers under X-Flex's own online scheduler, the one the
-// packing is made for [SEED xflex §2], paired with DRF on the same
-// containers, X-Flex's comparison [SEED xflex §3].
+// DefaultSimulatePolicies are the simulated check's default policies: the
+// workload runs on the ownership packing's containers under X-Flex's own
+// online scheduler, the one the packing is made for [SEED xflex §2],
+// paired with DRF (DefaultSimulateBaseline) on the same containers,
+// X-Flex's comparison [SEED xflex §3].
 var DefaultSimulatePolicies = []string{"xschedule"}
 
 // DefaultSimulateBaseline is the policy the check's runs are paired with.
@@ -40,8 +35,8 @@ const DefaultSimulateBaseline = "drf"
 // --simulate-param xschedule.fitness=2 restores the paper's rule.
 const planXScheduleFitness = "1e9"
 
-// planSimulateViews are the views the check records: X-Sight's without
-// snapshots (a snapshot lists every container, too large for a bundle).
+// planSimulateSnapshots are X-Sight's snapshot times in the check: none (a
+// snapshot lists every container, too large for a bundle).
 var planSimulateSnapshots = []float64{}
 
 // PlanSimulateOptions are the inputs of the simulated check of a plan
@@ -102,152 +97,6 @@ func planSimulateParams(user map[string]map[string]string) map[string]map[string
 	return withDefaults(user, map[string]map[string]string{"xschedule": {"fitness": planXScheduleFitness}})
 }
 
-// simulateFlags records the check's options by flag name: simulate (the
-// policies, or "none"), simulateBaseline, and simulateParam.P.k per
-// parameter the user set.
-func simulateFlags(pols []string, baseline string, params map[string]map[string]string) map[string]string {
-	m := map[string]string{"simulate": strings.Join(pols, ",")}
-	if len(pols) == 0 {
-		m["simulate"] = "none"
-	}
-	if baseline != "" {
-		m["simulateBaseline"] = baseline
-	}
-	for _, p := range sortedKeysOf(params) {
-		for _, k := range sortedKeysOf(params[p]) {
-			m["simulateParam."+p+"."+k] = params[p][k]
-		}
-	}
-	return m
-}
-
-// parseSimulateFlags reads simulateFlags back from a plan's flags; ok is
-// false when the plan ran no simulated check.
-func parseSimulateFlags(flags map[string]string) (pols []string, baseline string, params map[string]map[string]string, ok bool) {
-	v := flags["simulate"]
-	if v == "" || v == "none" {
-		return nil, "", nil, false
-	}
-	params = map[string]map[string]string{}
-	for _, key := range sortedKeysOf(flags) {
-		rest, found := strings.CutPrefix(key, "simulateParam.")
-		p, k, split := strings.Cut(rest, ".")
-		if !found || !split {
-			continue
-		}
-		if params[p] == nil {
-			params[p] = map[string]string{}
-		}
-		params[p][k] = flags[key]
-	}
-	return strings.Split(v, ","), flags["simulateBaseline"], params, true
-}
-
-// planSimulation is the simulated check a plan runs (nil: none).
-type planSimulation struct {
-	policies []string
-	baseline string
-	params   map[string]map[string]string
-}
-
-// resolveSimulation decides the plan's simulated check from the options:
-// with Simulate nil, DefaultSimulatePolicies (and DefaultSimulateBaseline
-// unless SimulateBaseline is "none") when the plan has a capplan Workload
-// (--example's or -w's); none without one or for other workload formats,
-// whose jobs name no application. An explicit list needs a Workload; an
-// empty one turns the check off. Unknown policies are option errors.
-func (o *PlanOptions) resolveSimulation() (*planSimulation, error) {
-	doc, err := o.workloadIsDocument()
-	if err != nil {
-		return nil, err
-	}
-	explicit := o.Simulate != nil
-	s := &planSimulation{policies: o.Simulate, baseline: o.SimulateBaseline, params: o.SimulateParams}
-	switch {
-	case explicit && len(o.Simulate) == 0:
-		if o.SimulateBaseline != "" && o.SimulateBaseline != "none" || len(o.SimulateParams) > 0 {
-			return nil, optionErrorf("--simulate none turns the simulated check off: drop --simulate-baseline and --simulate-param")
-		}
-		return nil, nil
-	case explicit && o.WorkloadPath == "" && !o.Inputs.Example:
-		return nil, optionErrorf("--simulate runs the workload on the plan: give -w workload.yaml")
-	case explicit && !doc:
-		return nil, optionErrorf("--simulate needs a capplan Workload (YAML or JSON) whose jobs' groups name the demand's applications; %s is not one", o.WorkloadPath)
-	case !explicit && !doc:
-		if o.SimulateBaseline != "" || len(o.SimulateParams) > 0 {
-			return nil, optionErrorf("--simulate-baseline and --simulate-param need the simulated check, which runs a capplan Workload: give -w workload.yaml")
-		}
-		return nil, nil
-	case !explicit:
-		s.policies = slices.Clone(DefaultSimulatePolicies)
-	}
-	switch s.baseline {
-	case "":
-		s.baseline = DefaultSimulateBaseline
-	case "none":
-		s.baseline = ""
-	}
-	names := slices.Clone(s.policies)
-	if s.baseline != "" {
-		names = append(names, s.baseline)
-	}
-	for i, n := range s.policies {
-		if slices.Contains(s.policies[:i], n) {
-			return nil, optionErrorf("invalid --simulate: policy %s is listed twice", n)
-		}
-	}
-	for _, n := range names {
-		if _, ok := policies.Lookup(n); !ok {
-			return nil, optionErrorf("invalid --simulate: unknown policy %q (valid: %s)", n, strings.Join(policies.Names(), ", "))
-		}
-	}
-	params := planSimulateParams(s.params)
-	for _, p := range sortedKeysOf(s.params) {
-		if !slices.Contains(names, p) {
-			return nil, optionErrorf("invalid --simulate-param: policy %s is not simulated (policies: %s)", p, strings.Join(names, ", "))
-		}
-	}
-	for _, n := range names {
-		if _, err := policies.New(n, params[n]); err != nil {
-			return nil, optionErrorf("invalid --simulate-param: %w", err)
-		}
-	}
-	return s, nil
-}
-
-// workloadIsDocument reports whether the plan's workload is a capplan
-// Workload document (the example's is), by extension or, for other names,
-// by its first bytes.
-func (o *PlanOptions) workloadIsDocument() (bool, error) {
-	if o.Inputs.Example {
-		return true, nil
-	}
-	if o.WorkloadPath == "" {
-		return false, nil
-	}
-	switch strings.ToLower(filepath.Ext(o.WorkloadPath)) {
-	case ".yaml", ".yml", ".json":
-		return true, nil
-	case ".sm", ".csv":
-		return false, nil
-	}
-	f, err := os.Open(o.WorkloadPath)
-	if err != nil {
-		return false, err
-	}
-	defer f.Close()
-	head := make([]byte, 4096)
-	n, err := io.ReadFull(f, head)
-	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
-		return false, err
-	}
-	format, err := detectDAGFormat(o.WorkloadPath, head[:n], dagFormatAuto)
-	if err != nil {
-		return false, err
-	}
-	return format == dagFormatWorkload, nil
-}
-
 // simulation runs the simulated check on the ownership packing just
 // computed (b.Ownership) and files its step and warnings in out.
 func (st *planState) simulation(b *plan.Bundle, out *stepOut, done func(string, time.Duration)) error {
@@ -303,56 +152,6 @@ func checkSimulationInputs(set *plan.SimulationSet, planInputs []plan.Input, pac
 		}
 	}
 	return nil
-}
-
-// maxRejectedNamed bounds the jobs a warning names.
-const maxRejectedNamed = 3
-
-// simulationWarnings are the problems the simulated check found: jobs left
-// out because a task fits no container it may use (but those of reported,
-// the DAG step's jobs larger than every machine, already warned about),
-// and, for each of the checked policies (not a baseline only compared
-// with), every application below its planned share for most of the time
-// it had jobs (plan.SimOwnedApp.BelowMostly).
-func simulationWarnings(set *plan.SimulationSet, checked []string, reported []plan.DAGRejection) []plan.PlanWarning {
-	var out []plan.PlanWarning
-	rej := slices.DeleteFunc(slices.Clone(set.Workload.Rejected), func(r plan.SimRejection) bool {
-		return slices.ContainsFunc(reported, func(d plan.DAGRejection) bool { return d.Job == r.Job })
-	})
-	if len(rej) > 0 {
-		var named []string
-		for _, r := range rej[:min(len(rej), maxRejectedNamed)] {
-			named = append(named, r.Job+" ("+r.Reason+")")
-		}
-		more := ""
-		if n := len(rej) - maxRejectedNamed; n > 0 {
-			more = fmt.Sprintf(" and %d more", n)
-		}
-		out = append(out, plan.PlanWarning{Step: plan.StepSimulation, Message: fmt.Sprintf(
-			"%d of the workload's %d jobs never fit: a task no container of the plan it may use can hold, left out of the simulation: %s%s",
-			len(rej), set.Workload.Jobs, strings.Join(named, "; "), more)})
-	}
-	for _, r := range set.Runs {
-		if !slices.Contains(checked, r.Policy.Name) || r.Ownership == nil {
-			continue
-		}
-		own := r.Ownership
-		for _, a := range own.Apps {
-			if !a.BelowMostly {
-				continue
-			}
-			out = append(out, plan.PlanWarning{Step: plan.StepSimulation, Message: fmt.Sprintf(
-				"under %s, %s held less than %s of its planned share (%s of the containers, %d owned) while it had tasks waiting, for %s of the time it had jobs (mean share %s, shortfall RMSE %s of the containers): its containers are lent out, too few, or do not fit its tasks",
-				r.Policy.Name, a.Application, percentText(1-own.Tolerance), percentText(a.PlannedShare), a.Containers,
-				percentText(a.BelowFraction), percentText(a.MeanShare), percentText(a.ShortfallRMSE))})
-		}
-	}
-	return out
-}
-
-// percentText writes a fraction as a percentage with up to two decimals.
-func percentText(x float64) string {
-	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.2f", 100*x), "0"), ".") + "%"
 }
 
 // simulationSkipped warns that the simulated check could not run for want
