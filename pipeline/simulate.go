@@ -41,6 +41,9 @@ type SimulateOptions struct {
 	// factors of median 1.
 	Noise       float64
 	NoiseMedian bool
+	// Misestimate shows policies truth × (1+X), X ~ U[a, b], per task or
+	// per stage, while tasks run with the truth (--misestimate a:b[:stage]).
+	Misestimate sim.Misestimate
 	// TickSeconds is the simulator tick (0: 1 ms).
 	TickSeconds float64
 	// Overbook lets placements exceed capacity by a factor ≥ 1 in the

@@ -46,7 +46,7 @@ func (w *workload) source() sim.JobSource {
 // config returns the simulator configuration of one cell.
 func (w *workload) config(o *SimulateOptions, p sim.Policy) sim.Config {
 	cfg := sim.Config{Cluster: w.cluster, Users: w.users, Policy: p, Seed: o.Seed, TickSeconds: o.TickSeconds,
-		Noise: o.Noise, NoiseMedian: o.NoiseMedian, Check: o.Check}
+		Noise: o.Noise, NoiseMedian: o.NoiseMedian, Misestimate: o.Misestimate, Check: o.Check}
 	for _, s := range []float64{10, 60, 240} {
 		cfg.JainWindows = append(cfg.JainWindows, sim.Tick(s/o.TickSeconds+0.5))
 	}

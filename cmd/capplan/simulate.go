@@ -36,6 +36,7 @@ type simulateOptions struct {
 	Seed                                    uint64
 	Load, Noise                             float64
 	NoiseMode                               string
+	Misestimate                             string
 	Tick                                    string
 	Overbook                                []string
 	Until                                   float64
@@ -49,6 +50,7 @@ type simulateOptions struct {
 	overbook    map[string]float64
 	params      map[string]map[string]string
 	wparams     map[string]string
+	misestimate sim.Misestimate
 }
 
 func newSimulateCmd(io *ioStreams, runF func(*simulateOptions) error) *cobra.Command {
@@ -76,7 +78,8 @@ Policies: ` + strings.Join(policies.Names(), ", ") + `; --param POLICY.KEY=VALUE
 their parameters (for example capacity.max=0.5, tetris.f=0.5, drf.entity=job).
 
 Actual durations are estimate × lognormal noise (--noise σ), drawn per task from
---seed, so every policy sees the same actual durations. Output is deterministic:
+--seed, so every policy sees the same actual durations; --misestimate a:b shows policies truth × (1+X) with
+X ~ U[a,b] (per task, or per stage) while tasks run with the truth. Output is deterministic:
 the same inputs and flags give the same bytes on any machine and any number of
 workers.`,
 		Example: `  capplan simulate --example --compare fifo,drf,sjf,tetris,cp --baseline drf --svg figs/
@@ -109,6 +112,7 @@ workers.`,
 	f.Float64Var(&opts.Load, "load", 0, "Poisson arrivals at this offered `load` (0: the workload's own arrivals)")
 	f.Float64Var(&opts.Noise, "noise", 0, "σ of the lognormal duration noise: actual = estimate × exp(σZ − σ²/2)")
 	f.StringVar(&opts.NoiseMode, "noise-mode", "mean", "noise factors of mean 1 (`mean`) or median 1 (median)")
+	f.StringVar(&opts.Misestimate, "misestimate", "", "policies see truth × (1+X), X ~ U[a,b] per task or stage: `a:b[:stage|task]`")
 	f.StringVar(&opts.Tick, "tick", "1ms", "simulated time step: `1ms`, 10ms, 100ms or 1s")
 	f.StringSliceVar(&opts.Overbook, "overbook", nil, "allow placements above capacity by these factors: `resource=factor,...` (≥ 1)")
 	f.Float64Var(&opts.Until, "until", 0, "stop at this simulated time in `seconds` (0: run to completion)")
@@ -204,6 +208,9 @@ func (o *simulateOptions) validate() error {
 		}
 		o.overbook[k] = f
 	}
+	if o.misestimate, err = pipeline.ParseMisestimate(o.Misestimate); err != nil {
+		return usageErrorf("%v", err)
+	}
 	if o.tickSeconds = simTicks[o.Tick]; o.tickSeconds == 0 {
 		return usageErrorf("invalid --tick %q: want 1ms, 10ms, 100ms or 1s", o.Tick)
 	}
@@ -261,6 +268,7 @@ func (o *simulateOptions) flags() map[string]string {
 	if o.Until > 0 {
 		m["until"] = fmt.Sprint(o.Until)
 	}
+	add("misestimate", o.Misestimate)
 	return m
 }
 
@@ -268,7 +276,7 @@ func simulateRun(o *simulateOptions) error {
 	t0 := time.Now()
 	opts := pipeline.SimulateOptions{ClusterPath: o.Cluster, DemandPath: o.Demand, WorkloadPath: o.WorkloadFile,
 		Workload: o.Workload, WorkloadParams: o.wparams, Example: o.Example, Policies: o.policies(), PolicyParams: o.params,
-		Baseline: o.Baseline, Seed: o.Seed, Load: o.Load, Noise: o.Noise, NoiseMedian: o.NoiseMode == "median",
+		Baseline: o.Baseline, Seed: o.Seed, Load: o.Load, Noise: o.Noise, NoiseMedian: o.NoiseMode == "median", Misestimate: o.misestimate,
 		TickSeconds: o.tickSeconds, Overbook: o.overbook, Until: o.Until, Check: o.Check, Alone: o.Alone, Gantt: o.Gantt, Workers: o.Workers,
 		Generator: generator(), Flags: o.flags(),
 		Rejected: func(rs []sim.Rejection) { printSimRejections(o.io, rs) },
