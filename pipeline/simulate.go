@@ -173,7 +173,7 @@ func runCell(o *SimulateOptions, w *workload, mk func() (sim.Policy, error)) (*s
 		}
 		defer func() { o.Progress(w.numJobs - last) }()
 	}
-	res, err := sim.Run(cfg, w.source())
+	res, err := sim.Run(cfg, policies.Prepare(pol, w.source(), w.cluster, w.users, o.TickSeconds, o.Workers))
 	return res, tr, err
 }
 
@@ -219,7 +219,7 @@ func runAlone(o *SimulateOptions, w *workload, mk func() (sim.Policy, error), re
 		cfg := w.config(o, pol)
 		cfg.OrdinalOffset = sim.JobID(i)
 		cfg.JainWindows = nil
-		r, err := sim.Run(cfg, sim.NewSliceSource([]sim.Job{ordered[i]}))
+		r, err := sim.Run(cfg, policies.Prepare(pol, sim.NewSliceSource([]sim.Job{ordered[i]}), w.cluster, w.users, o.TickSeconds, 1))
 		if err != nil {
 			return nil, fmt.Errorf("job %s alone: %w", rec.Name, err)
 		}

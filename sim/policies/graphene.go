@@ -1,0 +1,413 @@
+package policies
+
+import (
+	"math"
+	"slices"
+
+	"github.com/capplan/capplan/sim"
+)
+
+// GrapheneParams are the parameters of graphene.
+type GrapheneParams struct {
+	// MEta is m_η: η = m_η·mean(pScore·priScore)/mean(srpt) (§7.4: 0.2).
+	MEta float64
+	// Kappa is κ < 1: when the most deprived group's deficit reaches
+	// κ·C, only its tasks are considered (the seed gives no value: 0.1).
+	Kappa float64
+	// Factor is f_t: "drf" (the task's dominant share, C = 1) or "slot"
+	// (1 per task, C = the cluster's task slots).
+	Factor string
+	// RP is the remote penalty on pScore (§5.1, §7.4: 0.8); inert, the
+	// simulator has no data locality.
+	RP float64
+	K  int
+}
+
+func (p *GrapheneParams) bind(b *binder) {
+	b.number("m_eta", &p.MEta, 0, math.MaxFloat64, "SRPT weight: η = m_eta·mean(pScore·priScore)/mean(srpt)")
+	b.number("kappa", &p.Kappa, 0, 1, "unfairness bound κ: the most deprived group alone is served once its deficit reaches κ·C")
+	b.choice("factor", &p.Factor, []string{"drf", "slot"}, "deficit unit: drf (dominant share of the task) or slot")
+	b.number("rp", &p.RP, 0, 1, "remote penalty on pScore (inert: no data locality)")
+	b.countOrAll("k", &p.K, "FirstFit hits per new group taken as candidate machines")
+}
+
+// graphene is Graphene's online inter-job scheduler [SEED graphene §5.1,
+// §6.2, §7.4; ALGORITHMS.md §3.4; SIMULATE.md §3.4]. Each job arrives with
+// its preferred order (OrderBuilder: dag.Graphene's offline schedule, or
+// Tez's breadth-first order for small or flat jobs); a task's priScore is
+// 1 − rank/N_j. For each candidate machine m (machines freed since the last
+// Round, FirstFit hits of new groups, then the FirstFit machine of every
+// group that still fits somewhere, so the policy is work-conserving):
+//
+//	loop:
+//	  Cand ← the runnable groups whose representative (least rank) fits m   (bundling)
+//	  pScore_t = align(t, m)·(rp if remote: never here);  srpt_j = JobView.SRPT
+//	  η = m_η·mean_Cand(pScore·priScore)/mean_jobs(srpt);  perf_t = pScore_t·priScore_t − η·srpt_j
+//	  g* = the fairness group (user) of greatest deficit D_g among Cand (ties: id)
+//	  pool = D_g* ≥ κ·C ? Cand ∩ g* : Cand
+//	  place t = argmax_pool (perf; ordinal, stage, task) on m
+//	  D_h += f_t·(share_h − [h = g(t)]) for every group h with runnable tasks
+//
+// Shares are the users' weights renormalised over the groups with
+// runnable tasks; idle groups' deficits stay frozen (ALGORITHMS.md §3.4).
+// The representative of a group is its runnable task of least rank: the
+// group's head when the job arrived with its ranks (IntraRank keeps each
+// group in rank order), found by a scan otherwise.
+type graphene struct {
+	p      GrapheneParams
+	orders *OrderBuilder
+	ranks  [][]int32 // by JobID: orders built at arrival (unprepared runs)
+
+	def     []float64 // deficit per user
+	share   []float64 // per user, over users with runnable tasks this Round
+	capUnit float64   // C of κ·C: 1 (drf) or the slots
+	maxDef  float64   // the largest deficit seen after any Round (tests)
+
+	cands []sim.MachineID
+	seen  []bool
+	heads []gHead
+	jobs  []gJob
+	jobIx []int32 // JobID → index in jobs this Round, −1
+
+	stats struct{ placements int64 }
+}
+
+type gJob struct {
+	id     sim.JobID
+	srpt   float64
+	n      float64 // tasks
+	ranked bool    // arrived with its ranks (groups are in rank order)
+}
+
+type gHead struct {
+	g     sim.GroupRef
+	job   int32 // index in jobs
+	user  sim.UserID
+	t     sim.TaskRef
+	pri   float64
+	fits  bool
+	score float64 // pScore·priScore
+	f     float64 // deficit factor of t
+}
+
+func init() {
+	register(typed("graphene", "Graphene online: preferred order × packing − η·srpt, bounded unfairness by deficit counters",
+		GrapheneParams{MEta: 0.2, Kappa: 0.1, Factor: "drf", RP: 0.8, K: DefaultK}, (*GrapheneParams).bind,
+		func(p GrapheneParams) sim.Policy { return &graphene{p: p} }))
+}
+
+func (g *graphene) Name() string { return "graphene" }
+
+func (g *graphene) Traits() sim.Traits { return sim.Traits{Intra: sim.IntraRank, WorkConserving: true} }
+
+// PrepareSource implements SourcePreparer: the jobs of src arrive with
+// their preferred orders, built ahead in parallel.
+func (g *graphene) PrepareSource(src sim.JobSource, c *sim.Cluster, users []sim.User, tickSeconds float64, workers int) sim.JobSource {
+	caps := make([]sim.Vec, len(c.Machines))
+	for i := range c.Machines {
+		caps[i] = c.Machines[i].Cap
+	}
+	w := make([]int64, len(users))
+	for i := range users {
+		w[i] = users[i].Weight
+	}
+	g.orders = NewOrderBuilder(caps, w, c.Resources, tickSeconds, workers)
+	return PrepareOrders(src, g.orders)
+}
+
+// PolicyStats reports the offline builds (their time is not simulated).
+func (g *graphene) PolicyStats() map[string]int64 {
+	if g.orders == nil {
+		return nil
+	}
+	st := g.orders.Stats()
+	return map[string]int64{"orderBuilds": st.Builds, "cacheHits": st.Hits, "orderBypassed": st.Bypassed,
+		"orderBuildsFailed": st.Failed}
+}
+
+var _ SourcePreparer = (*graphene)(nil)
+
+// JobArrived gives a job that arrived without ranks (a run whose source
+// PrepareSource did not wrap) its order now: the same order, built by the
+// same builder from the State, so both ways give the same run.
+func (g *graphene) JobArrived(s *sim.State, j sim.JobID) {
+	spec := s.Job(j).Spec()
+	if spec.Rank != nil {
+		return
+	}
+	if g.orders == nil {
+		caps := make([]sim.Vec, s.NumMachines())
+		for m := range caps {
+			caps[m] = s.Machine(sim.MachineID(m)).Cap()
+		}
+		w := make([]int64, s.NumUsers())
+		for u := range w {
+			w[u] = s.User(sim.UserID(u)).Weight()
+		}
+		g.orders = NewOrderBuilder(caps, w, s.Resources(), s.TickSeconds(), 0)
+	}
+	job := *spec // a copy: the State's job is read-only
+	for int(j) >= len(g.ranks) {
+		g.ranks = append(g.ranks, nil)
+	}
+	g.ranks[j] = g.orders.Rank(&job)
+}
+
+// JobFinished drops a job's own ranks.
+func (g *graphene) JobFinished(_ *sim.State, j sim.JobID) {
+	if int(j) < len(g.ranks) {
+		g.ranks[j] = nil
+	}
+}
+
+func (g *graphene) TaskStarted(*sim.State, sim.TaskRef, sim.MachineID)            {}
+func (g *graphene) TaskEnded(*sim.State, sim.TaskRef, sim.MachineID, sim.EndKind) {}
+
+// rank returns task i's rank in job j's preferred order.
+func (g *graphene) rank(jv sim.JobView, i int32) int32 {
+	if j := int(jv.ID()); j < len(g.ranks) && g.ranks[j] != nil {
+		return g.ranks[j][i]
+	}
+	return jv.Rank(i)
+}
+
+func (g *graphene) Round(s *sim.State, p *sim.Planner) {
+	if len(s.RunnableJobs()) == 0 {
+		return
+	}
+	g.setup(s)
+	g.collect(s)
+	g.candidates(s)
+	for _, m := range g.cands {
+		g.fillMachine(s, p, m)
+	}
+	for { // work conservation, as tetris
+		progress := false
+		for i := range g.heads {
+			h := &g.heads[i]
+			if !g.live(s, h) {
+				continue
+			}
+			m := s.FirstFit(h.t)
+			if m == sim.NoMachine {
+				p.Block(h.g)
+				continue
+			}
+			g.fillMachine(s, p, m)
+			progress = true
+		}
+		if !progress {
+			break
+		}
+	}
+	for _, d := range g.def {
+		g.maxDef = max(g.maxDef, d)
+	}
+}
+
+// setup sizes the per-user state and renormalises the shares over the
+// users with runnable tasks.
+func (g *graphene) setup(s *sim.State) {
+	U := s.NumUsers()
+	if len(g.def) < U {
+		g.def = append(g.def, make([]float64, U-len(g.def))...)
+		g.share = append(g.share, make([]float64, U-len(g.share))...)
+	}
+	if g.capUnit == 0 {
+		g.capUnit = 1
+		if g.p.Factor == "slot" {
+			g.capUnit = float64(g.slots(s))
+		}
+	}
+	for u := range g.share {
+		g.share[u] = 0
+	}
+	var sumW float64
+	for _, j := range s.RunnableJobs() {
+		u := s.Job(j).User()
+		if g.share[u] == 0 {
+			g.share[u] = float64(s.User(u).Weight())
+			sumW += g.share[u]
+		}
+	}
+	for u := range g.share {
+		g.share[u] /= sumW
+	}
+}
+
+// slots returns the cluster's task slots: each machine's slot limit, or
+// one per machine without a limit.
+func (g *graphene) slots(s *sim.State) int64 {
+	var n int64
+	for m := 0; m < s.NumMachines(); m++ {
+		if k := s.Machine(sim.MachineID(m)).FreeSlots(); k > 0 && k < math.MaxInt32 {
+			n += k
+		} else {
+			n++
+		}
+	}
+	return max(1, n)
+}
+
+// collect lists the runnable jobs and the representative of each group.
+func (g *graphene) collect(s *sim.State) {
+	g.jobs, g.heads = g.jobs[:0], g.heads[:0]
+	for _, j := range s.RunnableJobs() {
+		jv := s.Job(j)
+		g.jobs = append(g.jobs, gJob{id: j, srpt: jv.SRPT(), n: float64(jv.NumTasks()), ranked: jv.Spec().Rank != nil})
+		k := len(g.heads)
+		for _, si := range jv.Groups() {
+			h := gHead{g: sim.GroupRef{Job: j, Stage: si}, job: int32(len(g.jobs) - 1), user: jv.User()}
+			g.head(s, &h)
+			g.heads = append(g.heads, h)
+		}
+		// by stage, not by the groups' intra order, which depends on
+		// whether the job arrived with its ranks
+		slices.SortFunc(g.heads[k:], func(a, b gHead) int { return int(a.g.Stage - b.g.Stage) })
+	}
+}
+
+// head sets h's representative: the group's runnable task of least rank.
+func (g *graphene) head(s *sim.State, h *gHead) {
+	gv := s.Group(h.g)
+	jv := s.Job(h.g.Job)
+	t := gv.Head()
+	if !g.jobs[h.job].ranked {
+		best := g.rank(jv, t.Task)
+		for _, i := range gv.Tasks() {
+			if r := g.rank(jv, i); r < best {
+				t.Task, best = i, r
+			}
+		}
+	}
+	h.t = t
+	h.pri = 1 - float64(g.rank(jv, t.Task))/g.jobs[h.job].n
+	h.f = 1
+	if g.p.Factor == "drf" {
+		h.f = s.Dom(s.Task(t).Demand())
+	}
+}
+
+// candidates lists the machines freed since the last Round and up to K
+// FirstFit hits of each new group, in id order.
+func (g *graphene) candidates(s *sim.State) {
+	if len(g.seen) < s.NumMachines() {
+		g.seen = make([]bool, s.NumMachines())
+	}
+	for _, m := range g.cands {
+		g.seen[m] = false
+	}
+	g.cands = append(g.cands[:0], s.Dirty()...)
+	for _, m := range g.cands {
+		g.seen[m] = true
+	}
+	for _, gr := range s.NewRunnable() {
+		if !s.IsActive(gr.Job) || s.Group(gr).Len() == 0 {
+			continue
+		}
+		n := 0
+		s.ForEachFit(s.Group(gr).Head(), func(m sim.MachineID) bool {
+			if !g.seen[m] {
+				g.seen[m] = true
+				g.cands = append(g.cands, m)
+			}
+			n++
+			return g.p.K == 0 || n < g.p.K
+		})
+	}
+	slices.Sort(g.cands)
+}
+
+// live reports whether a head's group still has unblocked runnable tasks.
+func (g *graphene) live(s *sim.State, h *gHead) bool {
+	return s.IsActive(h.g.Job) && !s.Blocked(h.g) && s.Group(h.g).Len() > 0
+}
+
+// fillMachine places tasks on m until none fits.
+func (g *graphene) fillMachine(s *sim.State, p *sim.Planner, m sim.MachineID) {
+	mv := s.Machine(m)
+	for {
+		var sumScore, sumSRPT float64
+		n := 0
+		best := -1 // group of greatest deficit among the candidates
+		for i := range g.heads {
+			h := &g.heads[i]
+			h.fits = false
+			if !g.live(s, h) || !s.Fits(h.t, m) {
+				continue
+			}
+			h.fits = true
+			h.score = float64(Align(s.Task(h.t).Demand(), mv.Free(), mv.Cap()) * h.pri)
+			sumScore += h.score
+			n++
+			if best < 0 || g.def[h.user] > g.def[g.heads[best].user] ||
+				g.def[h.user] == g.def[g.heads[best].user] && h.user < g.heads[best].user {
+				best = i
+			}
+		}
+		if n == 0 {
+			return
+		}
+		for i := range g.jobs {
+			sumSRPT += g.jobs[i].srpt
+		}
+		eta := 0.0
+		if sumSRPT > 0 {
+			eta = g.p.MEta * (sumScore / float64(n)) / (sumSRPT / float64(len(g.jobs)))
+		}
+		only := sim.NoUser
+		if g.def[g.heads[best].user] >= g.p.Kappa*g.capUnit {
+			only = g.heads[best].user
+		}
+		pick := -1
+		var pickPerf float64
+		for i := range g.heads {
+			h := &g.heads[i]
+			if !h.fits || only != sim.NoUser && h.user != only {
+				continue
+			}
+			perf := h.score - float64(eta*g.jobs[h.job].srpt)
+			if pick < 0 || perf > pickPerf || perf == pickPerf && g.before(h, &g.heads[pick]) {
+				pick, pickPerf = i, perf
+			}
+		}
+		h := &g.heads[pick]
+		if p.Place(h.t, m) != nil {
+			p.Block(h.g)
+			continue
+		}
+		g.stats.placements++
+		g.charge(h.user, h.f)
+		jv := s.Job(h.g.Job) // placing never finishes a job
+		g.jobs[h.job].srpt = jv.SRPT()
+		if s.Group(h.g).Len() > 0 {
+			g.head(s, h)
+		}
+	}
+}
+
+// charge updates the deficits for a task of factor f given to user u:
+// D_h += f·(share_h − [h = u]) over the users with runnable tasks.
+func (g *graphene) charge(u sim.UserID, f float64) {
+	for h, sh := range g.share {
+		if sh == 0 {
+			continue
+		}
+		d := float64(f * sh)
+		if sim.UserID(h) == u {
+			d -= f
+		}
+		g.def[h] += d
+	}
+}
+
+// before breaks perf ties: lower ordinal, stage, task.
+func (g *graphene) before(a, b *gHead) bool {
+	if a.g.Job != b.g.Job {
+		return a.g.Job < b.g.Job
+	}
+	if a.g.Stage != b.g.Stage {
+		return a.g.Stage < b.g.Stage
+	}
+	return a.t.Task < b.t.Task
+}
