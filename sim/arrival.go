@@ -135,6 +135,14 @@ func (s *engine) arrive(id JobID) {
 			}
 		}
 	}
+	if rp, ok := s.policy.(RankPolicy); ok && j.spec.Rank == nil {
+		if r := rp.JobRank(s.state, &j.spec); r != nil {
+			if len(r) != n {
+				panic(fmt.Sprintf("sim: policy %s ranked %d of the %d tasks of job %s", s.policy.Name(), len(r), n, job.Name))
+			}
+			j.spec.Rank = r
+		}
+	}
 	j.cpl = s.keys(j)
 	cplAct := j.cpl
 	if s.cfg.Noise > 0 || s.mis != nil {

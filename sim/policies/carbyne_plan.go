@@ -46,6 +46,7 @@ type lsPlan struct {
 	at      sim.Tick // when it was packed
 	anchor  sim.Tick // min(H, R)
 	H, R    sim.Tick
+	pool    sim.Vec     // the share A_k packed on
 	dur     []sim.Tick  // per stage, as packed
 	off     []int32     // blocks of stage s are blocks[off[s]:off[s+1]]
 	blocks  []packBlock // by stage, then reverse start
@@ -67,6 +68,7 @@ const planSlack = 1.0 / 16
 func (pl *lsPlan) set(pk *stagePack, at sim.Tick, x float64) {
 	S := len(pk.st)
 	pl.valid, pl.x, pl.at, pl.anchor, pl.H, pl.R = true, x, at, pk.Anchor, pk.H, pk.R
+	pl.pool = append(pl.pool[:0], pk.A...)
 	pl.dur = append(pl.dur[:0], make([]sim.Tick, S)...)
 	pl.off = append(pl.off[:0], make([]int32, S+1)...)
 	pl.started = append(pl.started[:0], make([]int64, S)...)

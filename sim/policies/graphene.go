@@ -46,20 +46,21 @@ func (p *GrapheneParams) bind(b *binder) {
 //	  g* = the fairness group (user) of greatest deficit D_g among Cand (ties: id)
 //	  pool = D_g* ≥ κ·C ? Cand ∩ g* : Cand
 //	  place t = argmax_pool (perf; ordinal, stage, task) on m
-//	  D_h += f_t·(share_h − [h = g(t)]) for every group h with runnable tasks
+//	  D_h += f_t·(share_h − [h = g(t)]) for every group h with work it may place
 //
-// Shares are the users' weights renormalised over the groups with
-// runnable tasks; idle groups' deficits stay frozen (ALGORITHMS.md §3.4).
-// The representative of a group is its runnable task of least rank: the
-// group's head when the job arrived with its ranks (IntraRank keeps each
-// group in rank order), found by a scan otherwise.
+// Shares are the users' weights renormalised, at every placement, over the
+// groups with work they may place; the others' deficits stay frozen
+// (ALGORITHMS.md §3.4).
+// The representative of a group is its head: its runnable task of least
+// rank (IntraRank keeps every group in rank order).
 type graphene struct {
 	p      GrapheneParams
 	orders *OrderBuilder
-	ranks  [][]int32 // by JobID: orders built at arrival (unprepared runs)
 
 	def     []float64 // deficit per user
-	share   []float64 // per user, over users with runnable tasks this Round
+	weight  []float64 // per user
+	liveAt  []uint64  // per user: the stamp of the last scan that found it work
+	stamp   uint64
 	capUnit float64   // C of κ·C: 1 (drf) or the slots
 	maxDef  float64   // the largest deficit seen after any Round (tests)
 
@@ -73,10 +74,9 @@ type graphene struct {
 }
 
 type gJob struct {
-	id     sim.JobID
-	srpt   float64
-	n      float64 // tasks
-	ranked bool    // arrived with its ranks (groups are in rank order)
+	id   sim.JobID
+	srpt float64
+	n    float64 // tasks
 }
 
 type gHead struct {
@@ -127,14 +127,12 @@ func (g *graphene) PolicyStats() map[string]int64 {
 
 var _ SourcePreparer = (*graphene)(nil)
 
-// JobArrived gives a job that arrived without ranks (a run whose source
-// PrepareSource did not wrap) its order now: the same order, built by the
-// same builder from the State, so both ways give the same run.
-func (g *graphene) JobArrived(s *sim.State, j sim.JobID) {
-	spec := s.Job(j).Spec()
-	if spec.Rank != nil {
-		return
-	}
+var _ sim.RankPolicy = (*graphene)(nil)
+
+// JobRank gives a job that arrives without ranks (its source was not
+// wrapped by PrepareSource) its preferred order at the arrival: the same
+// order, from the same builder, so both ways give the same run.
+func (g *graphene) JobRank(s *sim.State, j *sim.Job) []int32 {
 	if g.orders == nil {
 		caps := make([]sim.Vec, s.NumMachines())
 		for m := range caps {
@@ -146,29 +144,8 @@ func (g *graphene) JobArrived(s *sim.State, j sim.JobID) {
 		}
 		g.orders = NewOrderBuilder(caps, w, s.Resources(), s.TickSeconds(), 0)
 	}
-	job := *spec // a copy: the State's job is read-only
-	for int(j) >= len(g.ranks) {
-		g.ranks = append(g.ranks, nil)
-	}
-	g.ranks[j] = g.orders.Rank(&job)
-}
-
-// JobFinished drops a job's own ranks.
-func (g *graphene) JobFinished(_ *sim.State, j sim.JobID) {
-	if int(j) < len(g.ranks) {
-		g.ranks[j] = nil
-	}
-}
-
-func (g *graphene) TaskStarted(*sim.State, sim.TaskRef, sim.MachineID)            {}
-func (g *graphene) TaskEnded(*sim.State, sim.TaskRef, sim.MachineID, sim.EndKind) {}
-
-// rank returns task i's rank in job j's preferred order.
-func (g *graphene) rank(jv sim.JobView, i int32) int32 {
-	if j := int(jv.ID()); j < len(g.ranks) && g.ranks[j] != nil {
-		return g.ranks[j][i]
-	}
-	return jv.Rank(i)
+	job := *j // Rank sets the copy's Rank
+	return g.orders.Rank(&job)
 }
 
 func (g *graphene) Round(s *sim.State, p *sim.Planner) {
@@ -205,33 +182,22 @@ func (g *graphene) Round(s *sim.State, p *sim.Planner) {
 	}
 }
 
-// setup sizes the per-user state and renormalises the shares over the
-// users with runnable tasks.
+// setup sizes the per-user state.
 func (g *graphene) setup(s *sim.State) {
 	U := s.NumUsers()
 	if len(g.def) < U {
 		g.def = append(g.def, make([]float64, U-len(g.def))...)
-		g.share = append(g.share, make([]float64, U-len(g.share))...)
+		g.liveAt = append(g.liveAt, make([]uint64, U-len(g.liveAt))...)
+		g.weight = make([]float64, U)
+		for u := range g.weight {
+			g.weight[u] = float64(s.User(sim.UserID(u)).Weight())
+		}
 	}
 	if g.capUnit == 0 {
 		g.capUnit = 1
 		if g.p.Factor == "slot" {
 			g.capUnit = float64(g.slots(s))
 		}
-	}
-	for u := range g.share {
-		g.share[u] = 0
-	}
-	var sumW float64
-	for _, j := range s.RunnableJobs() {
-		u := s.Job(j).User()
-		if g.share[u] == 0 {
-			g.share[u] = float64(s.User(u).Weight())
-			sumW += g.share[u]
-		}
-	}
-	for u := range g.share {
-		g.share[u] /= sumW
 	}
 }
 
@@ -254,16 +220,12 @@ func (g *graphene) collect(s *sim.State) {
 	g.jobs, g.heads = g.jobs[:0], g.heads[:0]
 	for _, j := range s.RunnableJobs() {
 		jv := s.Job(j)
-		g.jobs = append(g.jobs, gJob{id: j, srpt: jv.SRPT(), n: float64(jv.NumTasks()), ranked: jv.Spec().Rank != nil})
-		k := len(g.heads)
+		g.jobs = append(g.jobs, gJob{id: j, srpt: jv.SRPT(), n: float64(jv.NumTasks())})
 		for _, si := range jv.Groups() {
 			h := gHead{g: sim.GroupRef{Job: j, Stage: si}, job: int32(len(g.jobs) - 1), user: jv.User()}
 			g.head(s, &h)
 			g.heads = append(g.heads, h)
 		}
-		// by stage, not by the groups' intra order, which depends on
-		// whether the job arrived with its ranks
-		slices.SortFunc(g.heads[k:], func(a, b gHead) int { return int(a.g.Stage - b.g.Stage) })
 	}
 }
 
@@ -272,16 +234,8 @@ func (g *graphene) head(s *sim.State, h *gHead) {
 	gv := s.Group(h.g)
 	jv := s.Job(h.g.Job)
 	t := gv.Head()
-	if !g.jobs[h.job].ranked {
-		best := g.rank(jv, t.Task)
-		for _, i := range gv.Tasks() {
-			if r := g.rank(jv, i); r < best {
-				t.Task, best = i, r
-			}
-		}
-	}
 	h.t = t
-	h.pri = 1 - float64(g.rank(jv, t.Task))/g.jobs[h.job].n
+	h.pri = 1 - float64(jv.Rank(t.Task))/g.jobs[h.job].n
 	h.f = 1
 	if g.p.Factor == "drf" {
 		h.f = s.Dom(s.Task(t).Demand())
@@ -330,10 +284,15 @@ func (g *graphene) fillMachine(s *sim.State, p *sim.Planner, m sim.MachineID) {
 		var sumScore, sumSRPT float64
 		n := 0
 		best := -1 // group of greatest deficit among the candidates
+		g.stamp++
 		for i := range g.heads {
 			h := &g.heads[i]
 			h.fits = false
-			if !g.live(s, h) || !s.Fits(h.t, m) {
+			if !g.live(s, h) {
+				continue
+			}
+			g.liveAt[h.user] = g.stamp // the user has work it may place
+			if !s.Fits(h.t, m) {
 				continue
 			}
 			h.fits = true
@@ -387,13 +346,23 @@ func (g *graphene) fillMachine(s *sim.State, p *sim.Planner, m sim.MachineID) {
 }
 
 // charge updates the deficits for a task of factor f given to user u:
-// D_h += f·(share_h − [h = u]) over the users with runnable tasks.
+// D_h += f·(share_h − [h = u]) over the users h with work they may still
+// place (an unblocked runnable group), share_h = w_h/Σ of their weights.
+// Users without such work keep their deficit frozen: they could not be
+// served, and credit they could not use would only grow (ALGORITHMS.md
+// §3.4).
 func (g *graphene) charge(u sim.UserID, f float64) {
-	for h, sh := range g.share {
-		if sh == 0 {
+	var sumW float64
+	for h, at := range g.liveAt {
+		if at == g.stamp {
+			sumW += g.weight[h]
+		}
+	}
+	for h, at := range g.liveAt {
+		if at != g.stamp {
 			continue
 		}
-		d := float64(f * sh)
+		d := float64(f * g.weight[h] / sumW)
 		if sim.UserID(h) == u {
 			d -= f
 		}
