@@ -61,8 +61,8 @@ type graphene struct {
 	weight  []float64 // per user
 	liveAt  []uint64  // per user: the stamp of the last scan that found it work
 	stamp   uint64
-	capUnit float64   // C of κ·C: 1 (drf) or the slots
-	maxDef  float64   // the largest deficit seen after any Round (tests)
+	capUnit float64 // C of κ·C: 1 (drf) or the slots
+	maxDef  float64 // the largest deficit seen after any Round (tests)
 
 	cands []sim.MachineID
 	seen  []bool
