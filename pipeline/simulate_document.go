@@ -153,7 +153,7 @@ func newRun(o *SimulateOptions, w *workload, name string, res *sim.Result, tr *s
 	}
 	st := res.Stats
 	run.Stats = plan.SimStats{Events: st.Events, Rounds: st.Rounds, Placements: st.Placements, Preemptions: st.Preemptions,
-		PeakLiveTasks: st.PeakLiveTasks, CacheHits: res.PolicyStats["cacheHits"]}
+		PeakLiveTasks: st.PeakLiveTasks, CacheHits: res.PolicyStats["cacheHits"], Policy: res.PolicyStats}
 	if tr != nil {
 		run.Gantt = ganttOf(o, tr)
 	}

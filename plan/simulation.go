@@ -236,6 +236,9 @@ type SimStats struct {
 	Preemptions   int64 `json:"preemptions"`
 	CacheHits     int64 `json:"cacheHits"`
 	PeakLiveTasks int64 `json:"peakLiveTasks"`
+	// Policy are the policy's own counters (such as carbyne's packs and
+	// graphene's offline order builds), by name.
+	Policy map[string]int64 `json:"policy,omitempty"`
 }
 
 // Result returns run i of the set as a SimulationResult document with the
