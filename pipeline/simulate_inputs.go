@@ -60,7 +60,8 @@ func (w *workload) config(o *SimulateOptions, p sim.Policy) sim.Config {
 var WorkloadParamDocs = map[string]string{
 	"fb":         "jobs (7000), machines (sized for load 0.8), users (20), horizon seconds (21600), meantasks (92.9)",
 	"googlelike": "jobs (300), machines (1000), types (20), slots per node (1), horizon seconds (3600)",
-	"alibaba":    "arrivals=trace|poisson (trace; poisson needs --load), compress (1), machines (100)",
+	"alibaba":    "arrivals=trace|poisson (trace; poisson needs --load), compress (1), machines (100), mindepth (1: only jobs of at least this stage depth)",
+	"psplib":     "a directory of .sm projects: jobs (all), machines (10), users (10)",
 }
 
 // input reads a file and records its base name and digest.
@@ -101,6 +102,9 @@ func loadWorkload(o *SimulateOptions) (*workload, error) {
 		err = w.alibaba(o, p)
 	case strings.HasSuffix(strings.ToLower(o.WorkloadPath), ".sm"):
 		err = w.psplib(o)
+	case isDir(o.WorkloadPath):
+		p.kind = "psplib"
+		err = w.psplibDir(o, p)
 	case o.WorkloadPath != "":
 		err = w.document(o, o.WorkloadPath, nil)
 	default:
@@ -271,12 +275,22 @@ func (w *workload) alibaba(o *SimulateOptions, p *params) error {
 		compress = 0
 	}
 	w.jobs = rows.Jobs(conv, compress)
+	mindepth, err := p.int("mindepth", 1)
+	if err != nil {
+		return err
+	}
+	if mindepth > 1 { // W-ALI-deep (SIMULATE.md §2.3): depth ≥ 3
+		w.jobs = slices.DeleteFunc(w.jobs, func(j sim.Job) bool { return workloads.StageDepth(&j) < mindepth })
+	}
 	w.rejected, w.expandRejected = rows.Rejected, len(rows.Rejected)
 	if arrivals == "poisson" {
 		workloads.PoissonArrivals(w.jobs, total(w.cluster), o.Load, o.Seed, o.TickSeconds)
 	}
 	w.name = filepath.Base(o.WorkloadPath)
 	w.params = map[string]string{"arrivals": arrivals, "machines": strconv.Itoa(machines)}
+	if mindepth > 1 {
+		w.params["mindepth"] = strconv.Itoa(mindepth)
+	}
 	if arrivals == "trace" {
 		w.params["compress"] = strconv.FormatFloat(compress, 'g', -1, 64)
 	}

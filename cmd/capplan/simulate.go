@@ -68,11 +68,12 @@ of improvement FI = JCT(baseline)/JCT(policy), share of jobs slowed).
 Workloads: -w takes a capplan Workload (YAML or JSON, with -c and optionally -d
 for users' weights and selectors), an Alibaba v2018 batch_task CSV (W-ALI: 100
 machines of 96 cores; trace arrivals, or Poisson with --load), or a PSPLIB .sm
-project; --workload fb is Facebook-like MapReduce (7000 jobs over 6 h, sized for
+project, or a directory of PSPLIB projects (W-PSP: one job per project, on
+machines of their largest capacities); --workload fb is Facebook-like MapReduce (7000 jobs over 6 h, sized for
 load 0.8) and googlelike Choosy's constrained slots workload, both generated
 from --seed and streamed. --wparam tunes them (fb: jobs, machines, users,
 horizon, meantasks; googlelike: jobs, machines, types, slots, horizon; alibaba:
-arrivals, compress, machines).
+arrivals, compress, machines, mindepth; psplib directory: jobs, machines, users).
 
 Policies: ` + strings.Join(policies.Names(), ", ") + `; --param POLICY.KEY=VALUE sets
 their parameters (for example capacity.max=0.5, tetris.f=0.5, drf.entity=job).
@@ -100,7 +101,7 @@ workers.`,
 	f := cmd.Flags()
 	f.StringVarP(&opts.Cluster, "cluster", "c", "", "cluster inventory `file` (capplan Cluster or kubectl node list)")
 	f.StringVarP(&opts.Demand, "demand", "d", "", "demand `file`: the users (applications) with weights and selectors")
-	f.StringVarP(&opts.WorkloadFile, "workload-file", "w", "", "workload `file`: Workload YAML/JSON, batch_task .csv or PSPLIB .sm")
+	f.StringVarP(&opts.WorkloadFile, "workload-file", "w", "", "workload `file`: Workload YAML/JSON, batch_task .csv, PSPLIB .sm, or a directory of .sm projects (W-PSP)")
 	f.StringVar(&opts.Workload, "workload", "", "generated workload: `fb` or googlelike")
 	f.StringSliceVar(&opts.WParams, "wparam", nil, "workload parameters `key=value,...`")
 	f.BoolVar(&opts.Example, "example", false, "simulate the embedded example (16 nodes, 4 users, 40 jobs)")
@@ -131,6 +132,12 @@ workers.`,
 	return cmd
 }
 
+// isDirPath reports whether path is a directory (a PSPLIB project set).
+func isDirPath(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.IsDir()
+}
+
 // simTicks are the accepted --tick values.
 var simTicks = map[string]float64{"1ms": 0.001, "10ms": 0.01, "100ms": 0.1, "1s": 1}
 
@@ -155,7 +162,7 @@ func (o *simulateOptions) validate() error {
 		return usageErrorf("-w, --workload and --example cannot be combined")
 	case o.Workload != "" && o.Workload != "fb" && o.Workload != "googlelike":
 		return usageErrorf("unknown --workload %q (valid: fb, googlelike; or -w FILE)", o.Workload)
-	case o.WorkloadFile != "" && !strings.HasSuffix(o.WorkloadFile, ".csv") && !strings.HasSuffix(o.WorkloadFile, ".sm") && o.Cluster == "":
+	case o.WorkloadFile != "" && !strings.HasSuffix(o.WorkloadFile, ".csv") && !strings.HasSuffix(o.WorkloadFile, ".sm") && !isDirPath(o.WorkloadFile) && o.Cluster == "":
 		return usageErrorf("a Workload document needs a cluster: give -c cluster.yaml")
 	case o.Demand != "" && o.Cluster == "" && !o.Example:
 		return usageErrorf("-d needs -c")

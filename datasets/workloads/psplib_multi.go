@@ -62,3 +62,44 @@ func PSPLIBMulti(projects []*dags.PSPLIB, names []string, n, users int, tickSeco
 	}
 	return c, us, jobs, nil
 }
+
+// StageDepth returns the number of stages on the longest chain of a job's
+// stage links and cross-stage task edges (1 for a job without any).
+func StageDepth(j *sim.Job) int {
+	first := make([]int32, len(j.Stages)+1)
+	for s := range j.Stages {
+		first[s+1] = first[s] + j.Stages[s].Tasks
+	}
+	stageOf := func(t int32) int {
+		s, _ := slices.BinarySearch(first, t+1)
+		return s - 1
+	}
+	type arc struct{ a, b int }
+	var arcs []arc
+	for _, l := range j.Links {
+		arcs = append(arcs, arc{int(l.From), int(l.To)})
+	}
+	for _, e := range j.Edges {
+		if a, b := stageOf(e.From), stageOf(e.To); a != b {
+			arcs = append(arcs, arc{a, b})
+		}
+	}
+	depth := make([]int, len(j.Stages))
+	// Bellman-Ford style relaxation: at most S rounds on an acyclic graph
+	for round := 0; round < len(j.Stages); round++ {
+		changed := false
+		for _, x := range arcs {
+			if depth[x.b] < depth[x.a]+1 {
+				depth[x.b], changed = depth[x.a]+1, true
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	best := 0
+	for _, d := range depth {
+		best = max(best, d)
+	}
+	return best + 1
+}

@@ -59,3 +59,26 @@ func TestPSPLIBMulti(t *testing.T) {
 		t.Error("names of another length accepted")
 	}
 }
+
+// TestStageDepth: stage chains over links and cross-stage edges.
+func TestStageDepth(t *testing.T) {
+	st := func(n int32) sim.Stage { return sim.Stage{Name: "s", Tasks: n, Duration: 1, Demand: sim.Vec{1}} }
+	cases := []struct {
+		name string
+		job  sim.Job
+		want int
+	}{
+		{"flat", sim.Job{Stages: []sim.Stage{st(2), st(3)}}, 1},
+		// 0 → 1 → 2 and 0 → 2: the longest chain has 3 stages
+		{"chain", sim.Job{Stages: []sim.Stage{st(1), st(1), st(1)}, Links: []sim.Link{{From: 0, To: 1}, {From: 1, To: 2}, {From: 0, To: 2}}}, 3},
+		// an edge from task 0 (stage 0) to task 3 (stage 1, tasks 2–3)
+		{"edge", sim.Job{Stages: []sim.Stage{st(2), st(2)}, Edges: []sim.Edge{{From: 0, To: 3}}}, 2},
+		// an edge inside stage 0 adds nothing
+		{"inside", sim.Job{Stages: []sim.Stage{st(2)}, Edges: []sim.Edge{{From: 0, To: 1}}}, 1},
+	}
+	for _, c := range cases {
+		if got := StageDepth(&c.job); got != c.want {
+			t.Errorf("%s: depth %d, want %d", c.name, got, c.want)
+		}
+	}
+}
