@@ -60,7 +60,7 @@ func (w *workload) config(o *SimulateOptions, p sim.Policy) sim.Config {
 var WorkloadParamDocs = map[string]string{
 	"fb":         "jobs (7000), machines (sized for load 0.8), users (20), horizon seconds (21600), meantasks (92.9)",
 	"googlelike": "jobs (300), machines (1000), types (20), slots per node (1), horizon seconds (3600)",
-	"alibaba":    "arrivals=trace|poisson (trace; poisson needs --load), compress (1), machines (100), mindepth (1: only jobs of at least this stage depth)",
+	"alibaba":    "arrivals=trace|poisson (trace; poisson needs --load), compress (1), machines (100), mindepth (1: only jobs of at least this stage depth), jobs (all: the first jobs only)",
 	"psplib":     "a directory of .sm projects: jobs (all), machines (10), users (10)",
 }
 
@@ -282,12 +282,20 @@ func (w *workload) alibaba(o *SimulateOptions, p *params) error {
 	if mindepth > 1 { // W-ALI-deep (SIMULATE.md §2.3): depth ≥ 3
 		w.jobs = slices.DeleteFunc(w.jobs, func(j sim.Job) bool { return workloads.StageDepth(&j) < mindepth })
 	}
+	limit, err := p.int("jobs", len(w.jobs))
+	if err != nil {
+		return err
+	}
+	if limit < len(w.jobs) { // the first jobs, in the trace's order
+		w.jobs = w.jobs[:limit]
+		w.params["jobs"] = strconv.Itoa(limit)
+	}
 	w.rejected, w.expandRejected = rows.Rejected, len(rows.Rejected)
 	if arrivals == "poisson" {
 		workloads.PoissonArrivals(w.jobs, total(w.cluster), o.Load, o.Seed, o.TickSeconds)
 	}
 	w.name = filepath.Base(o.WorkloadPath)
-	w.params = map[string]string{"arrivals": arrivals, "machines": strconv.Itoa(machines)}
+	w.params["arrivals"], w.params["machines"] = arrivals, strconv.Itoa(machines)
 	if mindepth > 1 {
 		w.params["mindepth"] = strconv.Itoa(mindepth)
 	}
