@@ -5,8 +5,13 @@
 // Baselines: fifo and fifo-strict, capacity (YARN-like queues), drf
 // (weighted, progressive filling), sjf, srtf, tetris and tetrisfair
 // (alignment with an SRTF blend and a fairness knob), cp (critical path
-// first). Later policies (carbyne, graphene, choosy, xschedule) register
-// themselves the same way, each in its own file.
+// first), and Graphene's baselines by name (tez, tez-cp, tez-tetris).
+// The seeds' online schedulers: carbyne (carbyne*.go: shares, stage-wave
+// packs, latest-start plans, leftover) and graphene (graphene*.go: the
+// offline preferred orders, built ahead of a run by Prepare, and the
+// matcher). Later policies (choosy, xschedule) register themselves the
+// same way, each in its own file.
 //
-// It imports sim and the standard library only.
+// It imports sim, dag (Graphene's offline builder) and the standard
+// library only.
 package policies
