@@ -65,6 +65,9 @@ type SimulateOptions struct {
 	// factors of median 1.
 	Noise       float64
 	NoiseMedian bool
+	// Misestimate shows policies truth × (1+X), X ~ U[a, b], per task or
+	// per stage, while tasks run with the truth (--misestimate a:b[:stage]).
+	Misestimate sim.Misestimate
 	// TickSeconds is the simulator tick (0: 1 ms).
 	TickSeconds float64
 	// Overbook lets placements exceed capacity by a factor ≥ 1 in the
@@ -259,7 +262,7 @@ func runCell(o *SimulateOptions, w *workload, mk func() (sim.Policy, error), prb
 		}
 		defer func() { o.Progress(w.numJobs - last) }()
 	}
-	res, err := sim.Run(cfg, w.source())
+	res, err := sim.Run(cfg, policies.Prepare(pol, w.source(), w.cluster, w.users, o.TickSeconds, o.Workers))
 	return res, tr, err
 }
 
@@ -305,7 +308,7 @@ func runAlone(o *SimulateOptions, w *workload, mk func() (sim.Policy, error), re
 		cfg := w.config(o, pol)
 		cfg.OrdinalOffset = sim.JobID(i)
 		cfg.JainWindows = nil
-		r, err := sim.Run(cfg, sim.NewSliceSource([]sim.Job{ordered[i]}))
+		r, err := sim.Run(cfg, policies.Prepare(pol, sim.NewSliceSource([]sim.Job{ordered[i]}), w.cluster, w.users, o.TickSeconds, 1))
 		if err != nil {
 			return nil, fmt.Errorf("job %s alone: %w", rec.Name, err)
 		}

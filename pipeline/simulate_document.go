@@ -38,6 +38,7 @@ func buildSet(o *SimulateOptions, w *workload, names []string, results []*sim.Re
 		Cluster: plan.SimCluster{Machines: r0.Machines, Classes: r0.Classes, Resources: r0.Resources,
 			Quanta: map[string]float64{}, Capacity: map[string]float64{}, ContainerMode: r0.ContainerMode},
 		Tick: o.TickSeconds, Noise: o.Noise, NoiseMode: noiseMode, Contention: "off", Until: o.Until,
+		Misestimate: FormatMisestimate(o.Misestimate),
 	}
 	if len(set.Workload.Params) == 0 {
 		set.Workload.Params = nil

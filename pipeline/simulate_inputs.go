@@ -56,7 +56,7 @@ func (w *workload) source() sim.JobSource {
 // config returns the simulator configuration of one cell.
 func (w *workload) config(o *SimulateOptions, p sim.Policy) sim.Config {
 	cfg := sim.Config{Cluster: w.cluster, Users: w.users, Policy: p, Seed: o.Seed, TickSeconds: o.TickSeconds,
-		Noise: o.Noise, NoiseMedian: o.NoiseMedian, Check: o.Check}
+		Noise: o.Noise, NoiseMedian: o.NoiseMedian, Misestimate: o.Misestimate, Check: o.Check}
 	for _, s := range []float64{10, 60, 240} {
 		cfg.JainWindows = append(cfg.JainWindows, sim.Tick(s/o.TickSeconds+0.5))
 	}
@@ -72,7 +72,8 @@ var WorkloadParamDocs = map[string]string{
 	"googlelike": "jobs (300), machines (1000), types (20), slots per node (1), horizon seconds (3600)",
 	"xflex":      "meangap seconds (10), duration seconds (30), sigma (0.2: the noise when --noise is 0)",
 	"openb":      "dir (the trace's directory), pods=gpuspec33|default, nodes=all|gpu, pending=drop|hold, copies (1)",
-	"alibaba":    "arrivals=trace|poisson (trace; poisson needs --load), compress (1), machines (100)",
+	"alibaba":    "arrivals=trace|poisson (trace; poisson needs --load), compress (1), machines (100), mindepth (1: only jobs of at least this stage depth), jobs (all: the first jobs only)",
+	"psplib":     "a directory of .sm projects: jobs (all), machines (10), users (10)",
 }
 
 // input reads a file (or takes it from SimulateOptions.Files) and records
@@ -123,6 +124,9 @@ func loadWorkload(o *SimulateOptions) (*workload, error) {
 		err = w.alibaba(o, p)
 	case strings.HasSuffix(strings.ToLower(o.WorkloadPath), ".sm"):
 		err = w.psplib(o)
+	case isDir(o.WorkloadPath):
+		p.kind = "psplib"
+		err = w.psplibDir(o, p)
 	case o.WorkloadPath != "":
 		err = w.document(o, o.WorkloadPath, nil)
 	default:
@@ -313,12 +317,30 @@ func (w *workload) alibaba(o *SimulateOptions, p *params) error {
 		compress = 0
 	}
 	w.jobs = rows.Jobs(conv, compress)
+	mindepth, err := p.int("mindepth", 1)
+	if err != nil {
+		return err
+	}
+	if mindepth > 1 { // W-ALI-deep (SIMULATE.md §2.3): depth ≥ 3
+		w.jobs = slices.DeleteFunc(w.jobs, func(j sim.Job) bool { return workloads.StageDepth(&j) < mindepth })
+	}
+	limit, err := p.int("jobs", len(w.jobs))
+	if err != nil {
+		return err
+	}
+	if limit < len(w.jobs) { // the first jobs, in the trace's order
+		w.jobs = w.jobs[:limit]
+		w.params["jobs"] = strconv.Itoa(limit)
+	}
 	w.rejected, w.expandRejected = rows.Rejected, len(rows.Rejected)
 	if arrivals == "poisson" {
 		workloads.PoissonArrivals(w.jobs, total(w.cluster), o.Load, o.Seed, o.TickSeconds)
 	}
 	w.name = filepath.Base(o.WorkloadPath)
-	w.params = map[string]string{"arrivals": arrivals, "machines": strconv.Itoa(machines)}
+	w.params["arrivals"], w.params["machines"] = arrivals, strconv.Itoa(machines)
+	if mindepth > 1 {
+		w.params["mindepth"] = strconv.Itoa(mindepth)
+	}
 	if arrivals == "trace" {
 		w.params["compress"] = strconv.FormatFloat(compress, 'g', -1, 64)
 	}

@@ -254,7 +254,8 @@ type SimStats struct {
 	CacheHits     int64 `json:"cacheHits"`
 	PeakLiveTasks int64 `json:"peakLiveTasks"`
 	// Policy are the policy's own counters (CMMF solves, containers
-	// borrowed, preemptions by type, ...).
+	// borrowed, preemptions by type, carbyne's packs, graphene's offline
+	// order builds, ...), by name.
 	Policy map[string]int64 `json:"policy,omitempty"`
 }
 

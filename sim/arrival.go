@@ -103,6 +103,9 @@ func (s *engine) arrive(id JobID) {
 	n := g.n()
 	j := &jobRT{id: id, spec: *job, g: g, tasks: make([]taskRT, n), st: make([]stageRT, len(job.Stages)),
 		left: int32(n), usage: make(Vec, s.D), start: -1, base: job.Arrival}
+	if s.mis != nil { // policies see estimates; job keeps the truth
+		s.mis.estimates(id+s.cfg.OrdinalOffset, &j.spec, g.first)
+	}
 	user := &s.cfg.Users[job.User]
 	j.elig = s.elig.of(user.Constraint, job.Constraint)
 	j.stageLeft = make([]int32, len(job.Stages))
@@ -120,9 +123,10 @@ func (s *engine) arrive(id JobID) {
 			v := g.first[si] + i
 			t := &j.tasks[v]
 			t.stage, t.machine = int32(si), NoMachine
-			t.est = st.TaskDuration(int(i))
+			truth := st.TaskDuration(int(i))
+			t.est = j.spec.Stages[si].TaskDuration(int(i))
 			if t.est > 0 {
-				t.act = s.noise.actual(id+s.cfg.OrdinalOffset, v, t.est)
+				t.act = s.noise.actual(id+s.cfg.OrdinalOffset, v, truth)
 				j.pendingWork += float64(t.est) * s.taskNS(j, v)
 				j.unstarted++
 				for d, x := range j.demand(v) {
@@ -131,9 +135,17 @@ func (s *engine) arrive(id JobID) {
 			}
 		}
 	}
+	if rp, ok := s.policy.(RankPolicy); ok && j.spec.Rank == nil {
+		if r := rp.JobRank(s.state, &j.spec); r != nil {
+			if len(r) != n {
+				panic(fmt.Sprintf("sim: policy %s ranked %d of the %d tasks of job %s", s.policy.Name(), len(r), n, job.Name))
+			}
+			j.spec.Rank = r
+		}
+	}
 	j.cpl = s.keys(j)
 	cplAct := j.cpl
-	if s.cfg.Noise > 0 {
+	if s.cfg.Noise > 0 || s.mis != nil {
 		cplAct = g.cpl(func(v int32) Tick { return j.tasks[v].act })
 	}
 	tw := 0.0

@@ -24,6 +24,9 @@ type Config struct {
 	Noise float64
 	// NoiseMedian draws factors of median 1 instead of mean 1.
 	NoiseMedian bool
+	// Misestimate, when on, shows policies estimates that differ from
+	// the input durations, which are then the truth (SIMULATE.md §2.1).
+	Misestimate Misestimate
 	// OrdinalOffset is added to job ordinals in the noise counter, so a
 	// job replayed alone (as the only job of a run) keeps the actual
 	// durations it has as job OrdinalOffset of the full run.
@@ -106,6 +109,9 @@ func (c *Config) validate() error {
 	}
 	if !(c.Noise >= 0) || math.IsInf(c.Noise, 0) {
 		return fmt.Errorf("sim: noise σ = %v, want a finite number ≥ 0", c.Noise)
+	}
+	if c.Misestimate.On() {
+		return c.Misestimate.validate()
 	}
 	return nil
 }

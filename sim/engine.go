@@ -54,6 +54,7 @@ type engine struct {
 	state   *State
 	planner *Planner
 	noise   *noise
+	mis     *misestimator // nil unless Config.Misestimate is on
 	rng     *rand.Rand
 	rec     *recorder
 	chk     *checker
@@ -179,6 +180,9 @@ func newSim(cfg Config) (*engine, error) {
 		s.users[u] = userRT{usage: make(Vec, D), weight: cfg.Users[u].Weight, elig: s.elig.of(cfg.Users[u].Constraint), activeSince: -1}
 	}
 	s.noise = newNoise(cfg.Seed, cfg.Noise, cfg.NoiseMedian)
+	if cfg.Misestimate.On() {
+		s.mis = newMisestimator(cfg.Seed, cfg.Misestimate)
+	}
 	s.rng = rand.New(rand.NewPCG(cfg.Seed, streamPolicy))
 	if cfg.Noise > 0 {
 		s.overdue = &overdueHeap{}

@@ -26,6 +26,15 @@ type TraitsPolicy interface {
 	Traits() Traits
 }
 
+// RankPolicy is implemented by policies that give each arriving job
+// without a Rank a preferred order (such as Graphene's, SIMULATE.md §3.4):
+// JobRank is called at the arrival, with the job's estimates, before the
+// intra order is set, and returns one rank per task (smaller first), or
+// nil to keep the job as it is. The job must not be modified.
+type RankPolicy interface {
+	JobRank(s *State, j *Job) []int32
+}
+
 // StatsPolicy is implemented by policies that count their own work (such
 // as Carbyne's cache hits); Result.PolicyStats holds the counts at the end
 // of the run.

@@ -36,6 +36,7 @@ type simulateOptions struct {
 	Seed                                    uint64
 	Load, Noise                             float64
 	NoiseMode                               string
+	Misestimate                             string
 	Tick                                    string
 	Overbook                                []string
 	Until                                   float64
@@ -51,6 +52,7 @@ type simulateOptions struct {
 	params      map[string]map[string]string
 	wparams     map[string]string
 	snapshots   []float64
+	misestimate sim.Misestimate
 }
 
 func newSimulateCmd(io *ioStreams, runF func(*simulateOptions) error) *cobra.Command {
@@ -68,12 +70,13 @@ of improvement FI = JCT(baseline)/JCT(policy), share of jobs slowed).
 Workloads: -w takes a capplan Workload (YAML or JSON, with -c and optionally -d
 for users' weights and selectors), an Alibaba v2018 batch_task CSV (W-ALI: 100
 machines of 96 cores; trace arrivals, or Poisson with --load), or a PSPLIB .sm
-project; --workload fb is Facebook-like MapReduce (7000 jobs over 6 h, sized for
+project, or a directory of PSPLIB projects (W-PSP: one job per project, on
+machines of their largest capacities); --workload fb is Facebook-like MapReduce (7000 jobs over 6 h, sized for
 load 0.8) and googlelike Choosy's constrained slots workload, both generated
 from --seed and streamed. --wparam tunes them (fb: jobs, machines, users,
 horizon, meantasks; googlelike: jobs, machines, types, slots, horizon; alibaba:
-arrivals, compress, machines). --workload xflex is X-Flex's experiment (six
-nodes, applications flex, fair and fifo owning 26 containers each, 93
+arrivals, compress, machines, mindepth; psplib directory: jobs, machines,
+users). --workload xflex is X-Flex's experiment (six nodes, applications flex, fair and fifo owning 26 containers each, 93
 MapReduce jobs; meangap, duration, sigma) and --workload openb replays the
 Alibaba GPU trace v2023 pod by pod (dir, pods, nodes, pending, copies), GPUs
 fitted device by device.
@@ -89,7 +92,8 @@ Policies: ` + strings.Join(policies.Names(), ", ") + `; --param POLICY.KEY=VALUE
 their parameters (for example capacity.max=0.5, tetris.f=0.5, drf.entity=job).
 
 Actual durations are estimate × lognormal noise (--noise σ), drawn per task from
---seed, so every policy sees the same actual durations. Output is deterministic:
+--seed, so every policy sees the same actual durations; --misestimate a:b shows policies truth × (1+X) with
+X ~ U[a,b] (per task, or per stage) while tasks run with the truth. Output is deterministic:
 the same inputs and flags give the same bytes on any machine and any number of
 workers.`,
 		Example: `  capplan simulate --example --compare fifo,drf,sjf,tetris,cp --baseline drf --svg figs/
@@ -112,7 +116,7 @@ workers.`,
 	f := cmd.Flags()
 	f.StringVarP(&opts.Cluster, "cluster", "c", "", "cluster inventory `file` (capplan Cluster or kubectl node list)")
 	f.StringVarP(&opts.Demand, "demand", "d", "", "demand `file`: the users (applications) with weights and selectors")
-	f.StringVarP(&opts.WorkloadFile, "workload-file", "w", "", "workload `file`: Workload YAML/JSON, batch_task .csv or PSPLIB .sm")
+	f.StringVarP(&opts.WorkloadFile, "workload-file", "w", "", "workload `file`: Workload YAML/JSON, batch_task .csv, PSPLIB .sm, or a directory of .sm projects (W-PSP)")
 	f.StringVar(&opts.Workload, "workload", "", "generated workload: `fb`, googlelike, xflex or openb")
 	f.StringVar(&opts.Packing, "packing", "", "ownership packing plan `file` (capplan pack --shapes): run on its containers (container mode)")
 	f.StringVar(&opts.Against, "against", "", "packing plan `file` whose allocation per resource the utilisation figures draw beside the simulated one")
@@ -128,6 +132,7 @@ workers.`,
 	f.Float64Var(&opts.Load, "load", 0, "Poisson arrivals at this offered `load` (0: the workload's own arrivals)")
 	f.Float64Var(&opts.Noise, "noise", 0, "σ of the lognormal duration noise: actual = estimate × exp(σZ − σ²/2)")
 	f.StringVar(&opts.NoiseMode, "noise-mode", "mean", "noise factors of mean 1 (`mean`) or median 1 (median)")
+	f.StringVar(&opts.Misestimate, "misestimate", "", "policies see truth × (1+X), X ~ U[a,b] per task or stage: `a:b[:stage|task]`")
 	f.StringVar(&opts.Tick, "tick", "1ms", "simulated time step: `1ms`, 10ms, 100ms or 1s")
 	f.StringSliceVar(&opts.Overbook, "overbook", nil, "allow placements above capacity by these factors: `resource=factor,...` (≥ 1)")
 	f.Float64Var(&opts.Until, "until", 0, "stop at this simulated time in `seconds` (0: run to completion)")
@@ -149,6 +154,12 @@ workers.`,
 
 // simWorkloads are the generated workloads --workload accepts.
 var simWorkloads = []string{"fb", "googlelike", "xflex", "openb"}
+
+// isDirPath reports whether path is a directory (a PSPLIB project set).
+func isDirPath(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.IsDir()
+}
 
 // simTicks are the accepted --tick values.
 var simTicks = map[string]float64{"1ms": 0.001, "10ms": 0.01, "100ms": 0.1, "1s": 1}
@@ -178,7 +189,7 @@ func (o *simulateOptions) validate() error {
 		return usageErrorf("unknown --view %q (valid: xsight)", o.View)
 	case o.Snapshot != "" && o.View != "xsight":
 		return usageErrorf("--snapshot needs --view xsight")
-	case o.WorkloadFile != "" && !strings.HasSuffix(o.WorkloadFile, ".csv") && !strings.HasSuffix(o.WorkloadFile, ".sm") && o.Cluster == "":
+	case o.WorkloadFile != "" && !strings.HasSuffix(o.WorkloadFile, ".csv") && !strings.HasSuffix(o.WorkloadFile, ".sm") && !isDirPath(o.WorkloadFile) && o.Cluster == "":
 		return usageErrorf("a Workload document needs a cluster: give -c cluster.yaml")
 	case o.Demand != "" && o.Cluster == "" && !o.Example:
 		return usageErrorf("-d needs -c")
@@ -241,6 +252,9 @@ func (o *simulateOptions) validate() error {
 		}
 		o.overbook[k] = f
 	}
+	if o.misestimate, err = pipeline.ParseMisestimate(o.Misestimate); err != nil {
+		return usageErrorf("%v", err)
+	}
 	if o.tickSeconds = simTicks[o.Tick]; o.tickSeconds == 0 {
 		return usageErrorf("invalid --tick %q: want 1ms, 10ms, 100ms or 1s", o.Tick)
 	}
@@ -301,6 +315,7 @@ func (o *simulateOptions) flags() map[string]string {
 	if o.Until > 0 {
 		m["until"] = fmt.Sprint(o.Until)
 	}
+	add("misestimate", o.Misestimate)
 	return m
 }
 
@@ -308,7 +323,7 @@ func simulateRun(o *simulateOptions) error {
 	t0 := time.Now()
 	opts := pipeline.SimulateOptions{ClusterPath: o.Cluster, DemandPath: o.Demand, WorkloadPath: o.WorkloadFile,
 		Workload: o.Workload, WorkloadParams: o.wparams, PackingPath: o.Packing, AgainstPath: o.Against, XSight: o.View == "xsight", Snapshots: o.snapshots, Example: o.Example, Policies: o.policies(), PolicyParams: o.params,
-		Baseline: o.Baseline, Seed: o.Seed, Load: o.Load, Noise: o.Noise, NoiseMedian: o.NoiseMode == "median",
+		Baseline: o.Baseline, Seed: o.Seed, Load: o.Load, Noise: o.Noise, NoiseMedian: o.NoiseMode == "median", Misestimate: o.misestimate,
 		TickSeconds: o.tickSeconds, Overbook: o.overbook, Until: o.Until, Check: o.Check, Alone: o.Alone, Gantt: o.Gantt, Workers: o.Workers,
 		Generator: generator(), Flags: o.flags(),
 		Rejected: func(rs []sim.Rejection) { printSimRejections(o.io, rs) },

@@ -79,13 +79,15 @@ func TestSimulateUsage(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"simulate", "--example", "--policy", "nope"}, `unknown --policy "nope" (valid: capacity, `},
+		{[]string{"simulate", "--example", "--policy", "nope"}, `unknown --policy "nope" (valid: capacity, carbyne, choosy, cmmf-migrate`},
 		{[]string{"simulate", "--policy", "fifo"}, "give a workload"},
 		{[]string{"simulate", "--example", "--compare", "bogus"}, `unknown --compare policy "bogus"`},
 		{[]string{"simulate", "--example", "--param", "drf.nope=1"}, `unknown parameter "nope" (valid: entity, intra, place, k)`},
 		{[]string{"simulate", "--example", "--param", "drf=1"}, "want POLICY.KEY=VALUE"},
 		{[]string{"simulate", "--example", "--tick", "5ms"}, "invalid --tick"},
 		{[]string{"simulate", "-w", "w.yaml"}, "needs a cluster"},
+		{[]string{"simulate", "--example", "--misestimate", "0.5"}, "invalid --misestimate \"0.5\": want a:b[:stage|task]"},
+		{[]string{"simulate", "--example", "--param", "carbyne.altruism=2"}, "want a number in [0, 1]"},
 	}
 	for _, c := range cases {
 		code, _, errOut := runCapplan(t, c.args...)

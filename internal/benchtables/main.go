@@ -39,7 +39,7 @@ func run(quick bool, only string) error {
 	}{
 		{"fairshare", fairShareTable}, {"lp", lpTable}, {"process", processTable},
 		{"shapes", shapesTables}, {"dag", dagTables}, {"pack", packTable}, {"vbp", vbpTables},
-		{"sim", simTables}, {"constraints", constraintTables},
+		{"sim", simTables}, {"online", onlineTables}, {"constraints", constraintTables},
 	}
 	var selected []func(bool) error
 	for _, g := range groups {

@@ -19,6 +19,7 @@ type CapacityParams struct {
 }
 
 func (p *CapacityParams) bind(b *binder) {
+	p.Max = new(big.Rat).Set(p.Max) // each policy its own: --param max=… must not change the default
 	b.fraction("max", p.Max, 0, 1, "each queue's maximum dominant share of the cluster")
 	b.intra(&p.Intra)
 	b.placement(&p.Place)
@@ -45,15 +46,17 @@ type capacity struct {
 func init() {
 	register(typed("capacity", "YARN-like capacity queues: guarantees by weight, a maximum share, FIFO within a queue",
 		CapacityParams{Max: big.NewRat(1, 1), Place: Placement{Rule: PlaceFirst, K: DefaultK}, Wait: 15}, (*CapacityParams).bind,
-		func(p CapacityParams) sim.Policy {
-			c := &capacity{intra: p.Intra, num: p.Max.Num().Int64(), den: p.Max.Denom().Int64()}
-			c.fill = fairFill{place: p.Place}
-			c.preempt = preemption{on: p.Preempt, wait: p.Wait}
-			if c.num < c.den {
-				c.fill.capOK = c.underMax
-			}
-			return c
-		}))
+		newCapacity))
+}
+
+func newCapacity(p CapacityParams) sim.Policy {
+	c := &capacity{intra: p.Intra, num: p.Max.Num().Int64(), den: p.Max.Denom().Int64()}
+	c.fill = fairFill{place: p.Place}
+	c.preempt = preemption{on: p.Preempt, wait: p.Wait}
+	if c.num < c.den {
+		c.fill.capOK = c.underMax
+	}
+	return c
 }
 
 func (c *capacity) Name() string { return "capacity" }

@@ -17,6 +17,10 @@ type fairFill struct {
 	place Placement
 	// capOK, when set, says whether entity e may take demand r next.
 	capOK func(s *sim.State, e int32, r sim.Vec) bool
+	// allow, when set, says whether group g may place its head now
+	// (carbyne's must-start limits); placed is told of every placement.
+	allow  func(g sim.GroupRef) bool
+	placed func(g sim.GroupRef)
 
 	ents  []fairEnt
 	heap  []int32 // indices into ents
@@ -113,7 +117,7 @@ func (f *fairFill) next(s *sim.State, p *sim.Planner, e *fairEnt) bool {
 		}
 		for _, si := range s.Job(j).Groups() {
 			g := sim.GroupRef{Job: j, Stage: si}
-			if s.Blocked(g) {
+			if s.Blocked(g) || f.allow != nil && !f.allow(g) {
 				continue
 			}
 			t := s.Group(g).Head()
@@ -124,6 +128,9 @@ func (f *fairFill) next(s *sim.State, p *sim.Planner, e *fairEnt) bool {
 			if m == sim.NoMachine || p.Place(t, m) != nil {
 				p.Block(g)
 				return f.next(s, p, e) // groups changed: rescan this job
+			}
+			if f.placed != nil {
+				f.placed(g)
 			}
 			return true
 		}
