@@ -19,6 +19,7 @@ type CapacityParams struct {
 }
 
 func (p *CapacityParams) bind(b *binder) {
+	p.Max = new(big.Rat).Set(p.Max) // a copy of the defaults shares their Rat: never set that one
 	b.fraction("max", p.Max, 0, 1, "each queue's maximum dominant share of the cluster")
 	b.intra(&p.Intra)
 	b.placement(&p.Place)
