@@ -33,6 +33,9 @@ func (s *engine) admit(id JobID, j Job) (*pendingJob, string) {
 				if why := s.unfit(set, st.TaskDemand(i)); why != "" {
 					return nil, fmt.Sprintf("stage %s task %d demand %s %s", st.Name, i, s.formatVec(st.TaskDemand(i)), why)
 				}
+				if st.Demands == nil {
+					break // one shared demand: its first non-dummy task answers for all
+				}
 			}
 			if st.Demands == nil && st.Durations == nil {
 				break
@@ -112,6 +115,7 @@ func (s *engine) arrive(id JobID) {
 		st := &job.Stages[si]
 		rt := &j.st[si]
 		rt.elig = s.elig.of(user.Constraint, job.Constraint, st.Constraint)
+		rt.dem, rt.dems = st.Demand, st.Demands
 		if st.Demands == nil {
 			rt.ns = s.normSum(st.Demand)
 		}
@@ -148,7 +152,9 @@ func (s *engine) arrive(id JobID) {
 	s.stats.liveTasks += int64(n)
 	s.stats.PeakLiveTasks = max(s.stats.PeakLiveTasks, s.stats.liveTasks)
 	s.rec.jobArrived(j)
-	s.observe(func(o Observer) { o.JobArrived(s.state, id) })
+	for _, o := range s.obs {
+		o.JobArrived(s.state, id)
+	}
 	for v := int32(0); v < int32(n); v++ {
 		if j.taskLeft[v] == 0 {
 			s.ready = append(s.ready, TaskRef{id, v})
@@ -196,11 +202,11 @@ func (s *engine) keys(j *jobRT) Tick {
 
 // taskNS returns NormSum of task v's demand.
 func (s *engine) taskNS(j *jobRT, v int32) float64 {
-	si := j.tasks[v].stage
-	if j.spec.Stages[si].Demands != nil {
+	st := &j.st[j.tasks[v].stage]
+	if st.dems != nil {
 		return s.normSum(j.demand(v))
 	}
-	return j.st[si].ns
+	return st.ns
 }
 
 // drainReady makes the tasks of the ready list runnable; a dummy
@@ -278,7 +284,9 @@ func (s *engine) complete(j *jobRT, v int32) {
 // finishJob records a completed job and drops its run-time state.
 func (s *engine) finishJob(j *jobRT) {
 	s.rec.jobFinished(j)
-	s.observe(func(o Observer) { o.JobFinished(s.state, j.id) })
+	for _, o := range s.obs {
+		o.JobFinished(s.state, j.id)
+	}
 	if s.chk != nil {
 		s.chk.jobFinished(j)
 	}

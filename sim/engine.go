@@ -125,7 +125,11 @@ func newSim(cfg Config) (*engine, error) {
 	for i := range cl.Machines {
 		slotted = slotted || cl.Machines[i].Slots > 0
 	}
-	s.index = newFreeIndex(D, slotted, s.classOf, len(s.classes))
+	caps := make([]Vec, len(s.classes))
+	for c := range s.classes {
+		caps[c] = s.classes[c].Cap
+	}
+	s.index = newFreeIndex(D, slotted, s.classOf, caps)
 	s.free = make([]int64, M*D)
 	s.slots = make([]int64, M)
 	s.mRunning = make([]int32, M)
@@ -347,13 +351,6 @@ func (s *engine) markDirty(m MachineID) {
 	if s.mStamp[m] != s.round {
 		s.mStamp[m] = s.round
 		s.dirty = append(s.dirty, m)
-	}
-}
-
-// observe calls fn for every observer.
-func (s *engine) observe(fn func(o Observer)) {
-	for _, o := range s.obs {
-		fn(o)
 	}
 }
 

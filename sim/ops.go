@@ -14,27 +14,37 @@ func (s *engine) charge(dem Vec, m MachineID) Vec {
 	return dem
 }
 
-// addUsage adds sign·ch to the usage of job j, of its user and of the
-// cluster.
+// addUsage adds sign·ch (sign = ±1) to the usage of job j, of its user
+// and of the cluster.
 func (s *engine) addUsage(j *jobRT, ch Vec, sign int64) {
 	u := j.spec.User
 	s.rec.userChanging(u)
-	uu := s.users[u].usage
-	for d, x := range ch {
-		x *= sign
-		uu[d] += x
-		j.usage[d] += x
-		s.rec.alloc[d] += x
+	ur := &s.users[u]
+	uu, ju, al := ur.usage[:len(ch)], j.usage[:len(ch)], s.rec.alloc[:len(ch)]
+	if sign > 0 {
+		for d, x := range ch {
+			uu[d] += x
+			ju[d] += x
+			al[d] += x
+		}
+	} else {
+		for d, x := range ch {
+			uu[d] -= x
+			ju[d] -= x
+			al[d] -= x
+		}
 	}
 	s.rec.running += sign
-	s.users[u].running += int32(sign)
+	ur.running += int32(sign)
 	j.version++
 }
 
 // occupy puts task v on machine m.
 func (s *engine) occupy(j *jobRT, v int32, m MachineID) {
+	t := &j.tasks[v]
 	dem := j.demand(v)
 	f := s.machineFree(m)
+	f = f[:len(dem)]
 	for d, x := range dem {
 		f[d] -= x
 	}
@@ -43,11 +53,11 @@ func (s *engine) occupy(j *jobRT, v int32, m MachineID) {
 	s.reserved[m] = NoUser // only the claimant may place on a reserved machine
 	s.index.set(m, f, s.slots[m], false)
 	s.addUsage(j, s.charge(dem, m), 1)
-	j.tasks[v].mpos = int32(len(s.onMachine[m]))
+	t.mpos = int32(len(s.onMachine[m]))
 	s.onMachine[m] = append(s.onMachine[m], TaskRef{j.id, v})
-	j.tasks[v].machine = m
+	t.machine = m
 	j.running++
-	j.st[j.tasks[v].stage].running++
+	j.st[t.stage].running++
 }
 
 // vacate takes task v off its machine.
@@ -56,6 +66,7 @@ func (s *engine) vacate(j *jobRT, v int32) {
 	m := t.machine
 	dem := j.demand(v)
 	f := s.machineFree(m)
+	f = f[:len(dem)]
 	for d, x := range dem {
 		f[d] += x
 	}
@@ -103,8 +114,9 @@ func (s *engine) place(j *jobRT, v int32, m MachineID) {
 	if s.chk != nil {
 		s.chk.started(j, v, m)
 	}
-	ref := TaskRef{j.id, v}
-	s.observe(func(o Observer) { o.TaskStarted(s.state, ref, m) })
+	for _, o := range s.obs {
+		o.TaskStarted(s.state, TaskRef{j.id, v}, m)
+	}
 }
 
 // stopRun ends task v's current run: off its machine and out of the
@@ -133,8 +145,9 @@ func (s *engine) finishTask(j *jobRT, v int32) {
 	if s.chk != nil {
 		s.chk.ended(j, v, m, EndFinished)
 	}
-	ref := TaskRef{j.id, v}
-	s.observe(func(o Observer) { o.TaskEnded(s.state, ref, m, EndFinished) })
+	for _, o := range s.obs {
+		o.TaskEnded(s.state, TaskRef{j.id, v}, m, EndFinished)
+	}
 	s.complete(j, v)
 	s.drainReady()
 }
@@ -162,8 +175,9 @@ func (s *engine) kill(j *jobRT, v int32, claimant UserID) {
 	if claimant != NoUser {
 		s.reserve(m, claimant)
 	}
-	ref := TaskRef{j.id, v}
-	s.observe(func(o Observer) { o.TaskEnded(s.state, ref, m, EndKilled) })
+	for _, o := range s.obs {
+		o.TaskEnded(s.state, TaskRef{j.id, v}, m, EndKilled)
+	}
 }
 
 // suspend ends running task v and requeues it keeping its progress.
@@ -181,8 +195,9 @@ func (s *engine) suspend(j *jobRT, v int32) {
 	j.pendingWork += float64(max(1, t.est-t.ran)) * s.taskNS(j, v)
 	j.unstarted++
 	s.enqueue(j, v)
-	ref := TaskRef{j.id, v}
-	s.observe(func(o Observer) { o.TaskEnded(s.state, ref, m, EndSuspended) })
+	for _, o := range s.obs {
+		o.TaskEnded(s.state, TaskRef{j.id, v}, m, EndSuspended)
+	}
 }
 
 // migrate moves running task v to machine m; its end stays the same.
@@ -196,9 +211,12 @@ func (s *engine) migrate(j *jobRT, v int32, m MachineID) {
 		s.chk.ended(j, v, from, EndMigrated)
 		s.chk.started(j, v, m)
 	}
-	ref := TaskRef{j.id, v}
-	s.observe(func(o Observer) { o.TaskEnded(s.state, ref, from, EndMigrated) })
-	s.observe(func(o Observer) { o.TaskStarted(s.state, ref, m) })
+	for _, o := range s.obs {
+		o.TaskEnded(s.state, TaskRef{j.id, v}, from, EndMigrated)
+	}
+	for _, o := range s.obs {
+		o.TaskStarted(s.state, TaskRef{j.id, v}, m)
+	}
 }
 
 // reserve hides machine m from the fit index and holds it for user u.

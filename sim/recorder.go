@@ -100,7 +100,11 @@ func (r *recorder) flushUser(u int, t Tick) {
 }
 
 // userChanging is called before user u's usage changes at now.
-func (r *recorder) userChanging(u UserID) { r.flushUser(int(u), r.s.now) }
+func (r *recorder) userChanging(u UserID) {
+	if r.uLast[u] < r.s.now {
+		r.flushUser(int(u), r.s.now)
+	}
+}
 
 // closeWindow computes Jain's index (Σx)²/(n·Σx²) over the users active
 // during the whole window, x_u = time-averaged Dom/w_u, and starts the

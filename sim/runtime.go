@@ -61,6 +61,8 @@ type stageRT struct {
 	qh         int
 	running    int32
 	elig       *ClassSet
+	dem        Vec     // the stage's shared demand (Stage.Demand), when dems is nil
+	dems       []Vec   // per-task demands (Stage.Demands), or nil
 	ns         float64 // NormSum of the shared demand (per-task demands: computed on use)
 	newStamp   uint32  // round in which the group was listed as new
 	blockStamp uint32  // round in which the policy blocked the group
@@ -107,11 +109,11 @@ type jobRT struct {
 // demand returns the demand of task v. Do not modify.
 func (j *jobRT) demand(v int32) Vec {
 	s := j.tasks[v].stage
-	st := &j.spec.Stages[s]
-	if st.Demands != nil {
-		return st.Demands[v-j.g.first[s]]
+	st := &j.st[s]
+	if st.dems != nil {
+		return st.dems[v-j.g.first[s]]
 	}
-	return st.Demand
+	return st.dem
 }
 
 // taskLess orders runnable tasks of a group by (key, index).

@@ -43,44 +43,38 @@ func (s *series) fit(b Tick) {
 	}
 }
 
-// each calls fn(bucket, overlap) for the buckets [a, b) covers.
-func (s *series) each(a, b Tick, fn func(i int, dt float64)) {
-	s.fit(b)
-	for i := int(a / s.w); Tick(i)*s.w < b; i++ {
-		lo, hi := max(a, Tick(i)*s.w), min(b, Tick(i+1)*s.w)
-		if hi > lo {
-			fn(i, float64(hi-lo))
-		}
-	}
-}
-
 // addGlobal adds the allocation and the running count over [a, b).
 func (s *series) addGlobal(a, b Tick, alloc Vec, running int64) {
-	if i := a / s.w; b <= (i+1)*s.w && i < Tick(s.max) { // within one bucket: the common case
-		v := s.vals[int(i)*s.k:]
-		dt := float64(b - a)
-		for d, x := range alloc {
-			v[d] += float64(x) * dt
-		}
-		v[len(alloc)] += float64(running) * dt
-		return
+	if b > Tick(s.max)*s.w {
+		s.fit(b)
 	}
-	s.each(a, b, func(i int, dt float64) {
-		v := s.vals[i*s.k:]
-		for d, x := range alloc {
+	D := len(alloc)
+	for i := a / s.w; i*s.w < b; i++ { // the buckets [a, b) covers; usually one
+		lo, hi := max(a, i*s.w), min(b, (i+1)*s.w)
+		if hi <= lo {
+			continue
+		}
+		dt := float64(hi - lo)
+		v := s.vals[int(i)*s.k : int(i)*s.k+D+1]
+		for d, x := range alloc[:D] {
 			v[d] += float64(x) * dt
 		}
-		v[len(alloc)] += float64(running) * dt
-	})
+		v[D] += float64(running) * dt
+	}
 }
 
 // addUser adds user u's dominant share x over [a, b).
 func (s *series) addUser(a, b Tick, u int, x float64) {
-	if i := a / s.w; b <= (i+1)*s.w && i < Tick(s.max) {
-		s.vals[int(i)*s.k+s.userOff+u] += x * float64(b-a)
-		return
+	if b > Tick(s.max)*s.w {
+		s.fit(b)
 	}
-	s.each(a, b, func(i int, dt float64) { s.vals[i*s.k+s.userOff+u] += x * dt })
+	off := s.userOff + u
+	for i := a / s.w; i*s.w < b; i++ {
+		lo, hi := max(a, i*s.w), min(b, (i+1)*s.w)
+		if hi > lo {
+			s.vals[int(i)*s.k+off] += x * float64(hi-lo)
+		}
+	}
 }
 
 // Series are time series of a run, one point per bucket of Step ticks

@@ -1,0 +1,194 @@
+package sim
+
+import "slices"
+
+// Align returns the alignment of demand r on a machine of capacity
+// capacity with free capacity free: Σ_{d: cap_d>0} (r_d/cap_d)·(free_d/cap_d),
+// the dot product of demand and free capacity, both over the machine's
+// capacity (Tetris; Graphene §2.2, §5.1; SIMULATE.md §3.0). Products are
+// converted explicitly so no FMA fusion changes results between
+// platforms. It is non-decreasing in every dimension of free.
+func Align(r, free, capacity Vec) float64 {
+	var a float64
+	for d, x := range r {
+		c := capacity[d]
+		if c <= 0 {
+			continue
+		}
+		fc := float64(c)
+		a += float64(float64(x)/fc) * float64(free[d]) / fc
+	}
+	return a
+}
+
+// alignEntries bounds the demands per class whose alignment trees
+// BestAligned keeps (least recently used first out): 16 trees of 16 bytes
+// per machine each stay within SIMULATE.md §6's memory budget.
+const alignEntries = 16
+
+// BestAligned returns the machine of class c that holds r (and a free
+// slot) and maximises Align(r, free, capacity of c), ties to the lowest
+// id, with its alignment; NoMachine when none holds r. It is exact: the
+// same answer as MaxScore with Align, or as a scan of every machine.
+//
+// A class keeps, for each of the last alignEntries distinct demands asked,
+// every machine's alignment (−1 when it cannot hold the demand) and a
+// tournament tree over them (each node holds the best leaf below it:
+// highest alignment, then lowest id). Machines whose free capacity
+// changed since the tree was last used are read from a ring of the
+// class's index updates and rescored, O(log n) each; a tree that fell
+// more than the ring behind, or a new demand, is rebuilt in O(n). Since
+// tasks of a stage share a demand, a run of placements of one stage costs
+// O(log n) per placement, where a branch and bound over the max-tree
+// visits hundreds of nodes whenever many machines have nearly the same
+// alignment (as on a cluster spread evenly by alignment itself).
+func (x *FreeIndex) BestAligned(c ClassID, r Vec) (MachineID, float64) {
+	t := &x.trees[c]
+	var buf padBuf
+	need := x.pad(r, &buf)
+	if !holds(t.node, 1, need) {
+		return NoMachine, 0
+	}
+	if t.align == nil {
+		t.align = newAlignIndex(len(t.machines), t.size)
+	}
+	a := t.align
+	e := a.entry(r)
+	a.sync(e, t, need)
+	w := e.win[1]
+	if w < 0 || e.score[w] < 0 {
+		return NoMachine, 0
+	}
+	return t.machines[w], e.score[w]
+}
+
+// alignIndex is one class's alignment trees and the ring of its machines
+// (leaf positions) whose free capacity changed.
+type alignIndex struct {
+	n, size int
+	ring    []int32 // changed leaves; position seq mod len(ring)
+	seq     uint64  // leaves logged so far
+	stamp   []uint32
+	mark    uint32
+	clock   uint64
+	entries []*alignEntry
+}
+
+// alignEntry is the tournament tree of one demand.
+type alignEntry struct {
+	r     Vec
+	seq   uint64 // ring position it is synced to
+	used  uint64 // clock of its last use
+	fresh bool   // to be rebuilt
+	score []float64
+	win   []int32 // node → best leaf below (−1: none); leaves at size+i
+}
+
+func newAlignIndex(n, size int) *alignIndex {
+	L := 16
+	for L < 2*n {
+		L <<= 1
+	}
+	return &alignIndex{n: n, size: size, ring: make([]int32, L), stamp: make([]uint32, n)}
+}
+
+// changed logs that leaf i's free capacity changed.
+func (a *alignIndex) changed(i int32) {
+	a.ring[a.seq&uint64(len(a.ring)-1)] = i
+	a.seq++
+}
+
+// entry returns the tree of demand r, taking over the least recently used
+// one (to be rebuilt) when r has none.
+func (a *alignIndex) entry(r Vec) *alignEntry {
+	a.clock++
+	var lru *alignEntry
+	for _, e := range a.entries {
+		if slices.Equal(e.r, r) {
+			e.used = a.clock
+			return e
+		}
+		if lru == nil || e.used < lru.used {
+			lru = e
+		}
+	}
+	e := lru
+	if len(a.entries) < alignEntries {
+		e = &alignEntry{score: make([]float64, a.n), win: make([]int32, 2*a.size)}
+		a.entries = append(a.entries, e)
+	}
+	e.r = append(e.r[:0], r...)
+	e.used, e.fresh = a.clock, true
+	return e
+}
+
+// sync brings e up to date with the class's leaves: a rebuild when e is
+// fresh or the ring no longer holds its missed changes, else a rescore of
+// each changed leaf once.
+func (a *alignIndex) sync(e *alignEntry, t *classTree, need []int64) {
+	if e.fresh || a.seq-e.seq > uint64(len(a.ring)) {
+		for i := range e.score {
+			e.score[i] = e.leafScore(t, i, need)
+		}
+		for i := range a.size {
+			e.win[a.size+i] = -1
+			if i < a.n {
+				e.win[a.size+i] = int32(i)
+			}
+		}
+		for k := a.size - 1; k >= 1; k-- {
+			e.win[k] = e.better(e.win[2*k], e.win[2*k+1])
+		}
+		e.seq, e.fresh = a.seq, false
+		return
+	}
+	if e.seq == a.seq {
+		return
+	}
+	if a.mark++; a.mark == 0 { // the stamps wrapped: start afresh
+		clear(a.stamp)
+		a.mark = 1
+	}
+	mask := uint64(len(a.ring) - 1)
+	for s := e.seq; s < a.seq; s++ {
+		i := a.ring[s&mask]
+		if a.stamp[i] == a.mark {
+			continue
+		}
+		a.stamp[i] = a.mark
+		e.score[i] = e.leafScore(t, int(i), need)
+		for k := (a.size + int(i)) >> 1; k >= 1; k >>= 1 {
+			old := e.win[k]
+			w := e.better(e.win[2*k], e.win[2*k+1])
+			e.win[k] = w
+			if w == old && w != i { // the best below k is unchanged
+				break
+			}
+		}
+	}
+	e.seq = a.seq
+}
+
+// leafScore returns leaf i's alignment, or −1 when it cannot hold need.
+func (e *alignEntry) leafScore(t *classTree, i int, need []int64) float64 {
+	k := t.size + i
+	if !holds(t.node, k, need) {
+		return -1
+	}
+	w := len(need)
+	return Align(e.r, t.node[k*w:k*w+len(e.r)], t.cap)
+}
+
+// better returns the better of leaves a (left) and b (right): the higher
+// score, ties to a, the lower id.
+func (e *alignEntry) better(a, b int32) int32 {
+	switch {
+	case b < 0:
+		return a
+	case a < 0:
+		return b
+	case e.score[b] > e.score[a]:
+		return b
+	}
+	return a
+}
