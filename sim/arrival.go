@@ -104,7 +104,7 @@ func (s *engine) arrive(id JobID) {
 	job := &p.job
 	g := p.g
 	n := g.n()
-	j := &jobRT{id: id, spec: *job, g: g, tasks: make([]taskRT, n), st: make([]stageRT, len(job.Stages)),
+	j := &jobRT{id: id, user: job.User, spec: *job, g: g, tasks: make([]taskRT, n), st: make([]stageRT, len(job.Stages)),
 		left: int32(n), usage: make(Vec, s.D), start: -1, base: job.Arrival}
 	user := &s.cfg.Users[job.User]
 	j.elig = s.elig.of(user.Constraint, job.Constraint)
@@ -271,11 +271,39 @@ func (s *engine) dequeue(j *jobRT, v int32) {
 	}
 }
 
-// complete records that task v finished and releases its successors.
+// complete records that task v finished and releases its successors
+// (structure.release, with the task's stage known and no callback).
 func (s *engine) complete(j *jobRT, v int32) {
 	j.left--
 	j.version++
-	j.g.release(v, j.taskLeft, j.stageLeft, func(w int32) { s.ready = append(s.ready, TaskRef{j.id, w}) })
+	g := j.g
+	left := j.taskLeft
+	if g.succOff != nil {
+		for _, w := range g.succs(v) {
+			if left[w]--; left[w] == 0 {
+				s.ready = append(s.ready, TaskRef{j.id, w})
+			}
+		}
+	}
+	si := j.tasks[v].stage
+	if oc := g.oChild[si]; len(oc) > 0 {
+		off := v - g.first[si]
+		for _, c := range oc {
+			w := g.first[c] + off
+			if left[w]--; left[w] == 0 {
+				s.ready = append(s.ready, TaskRef{j.id, w})
+			}
+		}
+	}
+	if j.stageLeft[si]--; j.stageLeft[si] == 0 {
+		for _, c := range g.bChild[si] {
+			for w := g.first[c]; w < g.first[c+1]; w++ {
+				if left[w]--; left[w] == 0 {
+					s.ready = append(s.ready, TaskRef{j.id, w})
+				}
+			}
+		}
+	}
 	if j.left == 0 {
 		s.finishJob(j)
 	}
@@ -291,7 +319,7 @@ func (s *engine) finishJob(j *jobRT) {
 		s.chk.jobFinished(j)
 	}
 	s.active = removeSorted(s.active, j.id)
-	s.users[j.spec.User].activeJobs--
+	s.users[j.user].activeJobs--
 	s.stats.liveTasks -= int64(len(j.tasks))
 	s.jobs[j.id] = nil
 	s.finished++

@@ -184,7 +184,7 @@ func (c *checker) afterRound() error {
 	for mi := range s.cl.Machines {
 		m := MachineID(mi)
 		clear(used)
-		for _, r := range s.onMachine[m] {
+		for _, r := range s.mach[m].on {
 			j := s.jobs[r.Job]
 			if j == nil || j.tasks[r.Task].state != TaskRunning || j.tasks[r.Task].machine != m {
 				c.fail("capacity", fmt.Sprintf("machine %d lists %s, which does not run there", m, r))
@@ -204,8 +204,8 @@ func (c *checker) afterRound() error {
 				c.fail("capacity", fmt.Sprintf("machine %s free %s is %d, want %d", mach.Name, s.cl.Resources[d], s.free[mi*D+d], lim-used[d]))
 			}
 		}
-		if mach.Slots > 0 && int32(len(s.onMachine[m])) > mach.Slots {
-			c.fail("capacity", fmt.Sprintf("machine %s runs %d tasks, %d slots", mach.Name, len(s.onMachine[m]), mach.Slots))
+		if mach.Slots > 0 && int32(len(s.mach[m].on)) > mach.Slots {
+			c.fail("capacity", fmt.Sprintf("machine %s runs %d tasks, %d slots", mach.Name, len(s.mach[m].on), mach.Slots))
 		}
 	}
 	c.checkIndex()
@@ -224,7 +224,7 @@ func (c *checker) checkIndex() {
 			want[d] = unfit
 		}
 		for _, m := range s.classes[ci].Machines {
-			if s.reserved[m] != NoUser { // hidden from the index
+			if s.mach[m].reserved != NoUser { // hidden from the index
 				continue
 			}
 			for d, v := range s.machineFree(m) {
@@ -253,10 +253,10 @@ func (c *checker) checkWorkConserving() {
 			dem := j.demand(v)
 			for mi := range s.cl.Machines {
 				m := MachineID(mi)
-				if !j.st[si].elig.Has(s.classOf[m]) || s.slots[m] < 1 {
+				if !j.st[si].elig.Has(s.classOf[m]) || s.mach[m].slots < 1 {
 					continue
 				}
-				if r := s.reserved[m]; r != NoUser && r != j.spec.User {
+				if r := s.mach[m].reserved; r != NoUser && r != j.user {
 					continue
 				}
 				if s.machineFree(m).Dominates(dem) {
@@ -273,8 +273,8 @@ func (c *checker) checkWorkConserving() {
 // counting the runs still open.
 func (c *checker) atEnd() error {
 	s := c.s
-	for mi, on := range s.onMachine {
-		for _, ref := range on {
+	for mi := range s.mach {
+		for _, ref := range s.mach[mi].on {
 			j := s.jobs[ref.Job]
 			ch := s.charge(j.demand(ref.Task), MachineID(mi))
 			for d, x := range ch {

@@ -18,13 +18,10 @@ type engine struct {
 	elig    *eligibility
 	index   *FreeIndex
 
-	free      []int64 // M×D: fit limit minus demand of the running tasks
-	slots     []int64 // free task slots per machine
-	mRunning  []int32
-	onMachine [][]TaskRef // running tasks per machine, in start order
-	reserved  []UserID    // claimant a killed task's machine is held for
-	total     Vec         // C: the cluster's total capacity
-	invC      []float64
+	free  []int64 // M×D: fit limit minus demand of the running tasks
+	mach  []machRT
+	total Vec // C: the cluster's total capacity
+	invC  []float64
 
 	users    []userRT
 	jobs     []*jobRT // by JobID; nil before arrival, after finish or when rejected
@@ -37,7 +34,6 @@ type engine struct {
 	round     uint32 // stamp of the coming Round (starts at 1)
 	inRound   bool
 	dirty     []MachineID
-	mStamp    []uint32
 	newGroups []GroupRef
 	ready     []TaskRef // tasks whose last predecessor just finished
 	timers    map[Tick]bool
@@ -60,8 +56,18 @@ type engine struct {
 	overdue *overdueHeap
 	claims  map[TaskRef]UserID // claimants of pending grace-period kills
 
-	stats Stats
-	err   error
+	stats  Stats
+	warmed uint32 // sink of warm's reads
+	err    error
+}
+
+// machRT is the run-time state of one machine besides its free vector,
+// in one place so that a task's start or end touches one line for it.
+type machRT struct {
+	slots    int64     // free task slots
+	on       []TaskRef // running tasks: in start order, but a removal moves the last into the hole
+	reserved UserID    // claimant a killed task's machine is held for
+	stamp    uint32    // round in which it was listed dirty
 }
 
 type userRT struct {
@@ -131,11 +137,7 @@ func newSim(cfg Config) (*engine, error) {
 	}
 	s.index = newFreeIndex(D, slotted, s.classOf, caps)
 	s.free = make([]int64, M*D)
-	s.slots = make([]int64, M)
-	s.mRunning = make([]int32, M)
-	s.onMachine = make([][]TaskRef, M)
-	s.reserved = make([]UserID, M)
-	s.mStamp = make([]uint32, M)
+	s.mach = make([]machRT, M)
 	s.total = make(Vec, D)
 	for i := range cl.Machines {
 		m := &cl.Machines[i]
@@ -145,12 +147,12 @@ func newSim(cfg Config) (*engine, error) {
 				s.total[d] += c
 			}
 		}
-		s.slots[i] = math.MaxInt32
+		s.mach[i].slots = math.MaxInt32
 		if m.Slots > 0 {
-			s.slots[i] = int64(m.Slots)
+			s.mach[i].slots = int64(m.Slots)
 		}
-		s.reserved[i] = NoUser
-		s.index.set(MachineID(i), s.free[i*D:i*D+D], s.slots[i], false)
+		s.mach[i].reserved = NoUser
+		s.index.set(MachineID(i), s.free[i*D:i*D+D], s.mach[i].slots, false)
 	}
 	for _, n := range cl.Nodes {
 		for d, c := range n.Cap {
@@ -211,6 +213,7 @@ func (s *engine) run(src JobSource) (*Result, error) {
 		changed, timer := false, false
 		for s.heap.len() > 0 && s.heap.min().at == t && s.err == nil {
 			ev := s.heap.pop()
+			s.warm()
 			switch ev.kind() {
 			case evFinish:
 				if j, v, ok := s.live(ev); ok {
@@ -266,6 +269,24 @@ func (s *engine) run(src JobSource) (*Result, error) {
 		}
 	}
 	return s.rec.result(), nil
+}
+
+// warm reads the task the next event names (a finish or a kill), so that
+// its cache line, the one miss such an event cannot avoid, arrives while
+// the current event is applied: a prefetch in plain Go.
+func (s *engine) warm() {
+	if len(s.heap.a) == 0 {
+		return
+	}
+	e := &s.heap.a[0]
+	if e.kind() > evKill {
+		return
+	}
+	if j := s.jobs[e.a()]; j != nil {
+		if b := int(e.b()); b < len(j.tasks) {
+			s.warmed += j.tasks[b].ver
+		}
+	}
 }
 
 // live returns the job and task of a finish or kill event that is not
@@ -348,8 +369,8 @@ func (s *engine) pull() error {
 
 // markDirty records that machine m's free capacity grew.
 func (s *engine) markDirty(m MachineID) {
-	if s.mStamp[m] != s.round {
-		s.mStamp[m] = s.round
+	if s.mach[m].stamp != s.round {
+		s.mach[m].stamp = s.round
 		s.dirty = append(s.dirty, m)
 	}
 }

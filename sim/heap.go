@@ -1,7 +1,5 @@
 package sim
 
-import "math/bits"
-
 // Event kinds, in their order at equal time (SIMULATE.md §1.2): finishes
 // first (a task ending at t frees its capacity before anything else
 // happens at t), then grace-period kills (a no-op for a task that just
@@ -32,14 +30,16 @@ func (x *event) kind() uint8 { return uint8(x.key >> 62) }
 func (x *event) a() int32    { return int32(x.key >> 31 & (1<<31 - 1)) }
 func (x *event) b() int32    { return int32(x.key & (1<<31 - 1)) }
 
-// less orders events by (at, key, ver), read as one 160-bit unsigned
-// number (at ≥ 0): a borrow chain of three subtractions, with no branch to
-// mispredict.
+// less orders events by (at, key, ver). Almost every comparison is
+// decided by at, a well-predicted branch.
 func (x *event) less(y *event) bool {
-	_, b := bits.Sub64(uint64(x.ver), uint64(y.ver), 0)
-	_, b = bits.Sub64(x.key, y.key, b)
-	_, b = bits.Sub64(uint64(x.at), uint64(y.at), b)
-	return b != 0
+	if x.at != y.at {
+		return x.at < y.at
+	}
+	if x.key != y.key {
+		return x.key < y.key
+	}
+	return x.ver < y.ver
 }
 
 // eventHeap is a 4-ary min-heap: shallower than a binary heap, and the four

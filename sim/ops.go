@@ -17,7 +17,7 @@ func (s *engine) charge(dem Vec, m MachineID) Vec {
 // addUsage adds sign·ch (sign = ±1) to the usage of job j, of its user
 // and of the cluster.
 func (s *engine) addUsage(j *jobRT, ch Vec, sign int64) {
-	u := j.spec.User
+	u := j.user
 	s.rec.userChanging(u)
 	ur := &s.users[u]
 	uu, ju, al := ur.usage[:len(ch)], j.usage[:len(ch)], s.rec.alloc[:len(ch)]
@@ -48,13 +48,11 @@ func (s *engine) occupy(j *jobRT, v int32, m MachineID) {
 	for d, x := range dem {
 		f[d] -= x
 	}
-	s.slots[m]--
-	s.mRunning[m]++
-	s.reserved[m] = NoUser // only the claimant may place on a reserved machine
-	s.index.set(m, f, s.slots[m], false)
+	s.mach[m].slots--
+	s.mach[m].reserved = NoUser // only the claimant may place on a reserved machine
+	s.index.set(m, f, s.mach[m].slots, false)
 	s.addUsage(j, s.charge(dem, m), 1)
-	t.mpos = int32(len(s.onMachine[m]))
-	s.onMachine[m] = append(s.onMachine[m], TaskRef{j.id, v})
+	s.mach[m].on = append(s.mach[m].on, TaskRef{j.id, v})
 	t.machine = m
 	j.running++
 	j.st[t.stage].running++
@@ -70,18 +68,22 @@ func (s *engine) vacate(j *jobRT, v int32) {
 	for d, x := range dem {
 		f[d] += x
 	}
-	s.slots[m]++
-	s.mRunning[m]--
-	s.index.set(m, f, s.slots[m], s.reserved[m] != NoUser)
+	s.mach[m].slots++
+	s.index.set(m, f, s.mach[m].slots, s.mach[m].reserved != NoUser)
 	s.markDirty(m)
 	s.addUsage(j, s.charge(dem, m), -1)
-	on := s.onMachine[m] // swap-remove
+	// Swap-remove from the machine's list, found by a scan: a machine runs
+	// tens of tasks, and keeping each task's position would touch the
+	// moved task's cache line on every removal.
+	on := s.mach[m].on
 	last := len(on) - 1
-	if i := t.mpos; int(i) != last {
-		on[i] = on[last]
-		s.jobs[on[i].Job].tasks[on[i].Task].mpos = i
+	ref := TaskRef{j.id, v}
+	i := last
+	for on[i] != ref {
+		i--
 	}
-	s.onMachine[m] = on[:last]
+	on[i] = on[last]
+	s.mach[m].on = on[:last]
 	t.machine = NoMachine
 	j.running--
 	j.st[t.stage].running--
@@ -100,13 +102,12 @@ func (s *engine) place(j *jobRT, v int32, m MachineID) {
 	}
 	t.state = TaskRunning
 	t.start = s.now
-	t.end = s.now + t.act - t.ran
 	j.runEnd += ns * float64(t.estEnd()-j.base)
 	j.runNS += ns
 	if j.start < 0 {
 		j.start = s.now
 	}
-	s.push(mkEvent(t.end, evFinish, int32(j.id), v, t.ver))
+	s.push(mkEvent(s.now+t.act-t.ran, evFinish, int32(j.id), v, t.ver)) // the actual end
 	if s.overdue != nil {
 		s.overdue.push(overdueEntry{at: t.estEnd(), job: j.id, task: v, ver: t.ver})
 	}
@@ -221,17 +222,17 @@ func (s *engine) migrate(j *jobRT, v int32, m MachineID) {
 
 // reserve hides machine m from the fit index and holds it for user u.
 func (s *engine) reserve(m MachineID, u UserID) {
-	s.reserved[m] = u
-	s.index.set(m, s.machineFree(m), s.slots[m], true)
+	s.mach[m].reserved = u
+	s.index.set(m, s.machineFree(m), s.mach[m].slots, true)
 }
 
 // unreserve makes a reserved machine available to everyone again.
 func (s *engine) unreserve(m MachineID) {
-	if s.reserved[m] == NoUser {
+	if s.mach[m].reserved == NoUser {
 		return
 	}
-	s.reserved[m] = NoUser
-	s.index.set(m, s.machineFree(m), s.slots[m], false)
+	s.mach[m].reserved = NoUser
+	s.index.set(m, s.machineFree(m), s.mach[m].slots, false)
 	s.markDirty(m)
 }
 

@@ -88,12 +88,12 @@ func (p *Planner) check(op string, j *jobRT, v int32, m MachineID) *PlanError {
 	if !j.st[j.tasks[v].stage].elig.Has(s.classOf[m]) {
 		return &PlanError{Op: op, Task: ref, Machine: m, Err: ErrIneligible}
 	}
-	if r := s.reserved[m]; r != NoUser && r != j.spec.User {
+	if r := s.mach[m].reserved; r != NoUser && r != j.user {
 		return &PlanError{Op: op, Task: ref, Machine: m, Err: ErrReserved}
 	}
 	dem := j.demand(v)
 	f := s.machineFree(m)
-	if s.slots[m] >= 1 && f.Dominates(dem) {
+	if s.mach[m].slots >= 1 && f.Dominates(dem) {
 		return nil
 	}
 	have, need := make([]float64, s.D+1), make([]float64, s.D+1)
@@ -104,7 +104,7 @@ func (p *Planner) check(op string, j *jobRT, v int32, m MachineID) *PlanError {
 		}
 		have[d], need[d] = float64(f[d])*q, float64(dem[d])*q
 	}
-	have[s.D], need[s.D] = float64(min(s.slots[m], 1)), 1
+	have[s.D], need[s.D] = float64(min(s.mach[m].slots, 1)), 1
 	return &PlanError{Op: op, Task: ref, Machine: m, Err: ErrNoFit, Shortfalls: binpack.Shortfalls(have, need)}
 }
 
