@@ -77,6 +77,7 @@ type alignIndex struct {
 // alignEntry is the tournament tree of one demand.
 type alignEntry struct {
 	r     Vec
+	terms []alignTerm // Align's terms with r_d > 0
 	seq   uint64 // ring position it is synced to
 	used  uint64 // clock of its last use
 	fresh bool   // to be rebuilt
@@ -119,7 +120,27 @@ func (a *alignIndex) entry(r Vec) *alignEntry {
 	}
 	e.r = append(e.r[:0], r...)
 	e.used, e.fresh = a.clock, true
+	e.terms = e.terms[:0]
 	return e
+}
+
+// alignTerm is one dimension's term of Align: (q·free_d)/c with
+// q = r_d/c and c = cap_d, as Align computes it.
+type alignTerm struct {
+	d    int
+	q, c float64
+}
+
+// setTerms lists the terms of Align(e.r, ·, capacity) that can be
+// nonzero: a dimension with r_d = 0 adds exactly +0 to a sum ≥ 0.
+func (e *alignEntry) setTerms(capacity Vec) {
+	e.terms = e.terms[:0]
+	for d, x := range e.r {
+		if c := capacity[d]; c > 0 && x != 0 {
+			fc := float64(c)
+			e.terms = append(e.terms, alignTerm{d: d, q: float64(x) / fc, c: fc})
+		}
+	}
 }
 
 // sync brings e up to date with the class's leaves: a rebuild when e is
@@ -127,6 +148,7 @@ func (a *alignIndex) entry(r Vec) *alignEntry {
 // each changed leaf once.
 func (a *alignIndex) sync(e *alignEntry, t *classTree, need []int64) {
 	if e.fresh || a.seq-e.seq > uint64(len(a.ring)) {
+		e.setTerms(t.cap)
 		for i := range e.score {
 			e.score[i] = e.leafScore(t, i, need)
 		}
@@ -169,14 +191,21 @@ func (a *alignIndex) sync(e *alignEntry, t *classTree, need []int64) {
 	e.seq = a.seq
 }
 
-// leafScore returns leaf i's alignment, or −1 when it cannot hold need.
+// leafScore returns leaf i's alignment, or −1 when it cannot hold need:
+// Align's arithmetic, term by term in dimension order, with r_d/cap_d
+// computed once per demand.
 func (e *alignEntry) leafScore(t *classTree, i int, need []int64) float64 {
 	k := t.size + i
 	if !holds(t.node, k, need) {
 		return -1
 	}
 	w := len(need)
-	return Align(e.r, t.node[k*w:k*w+len(e.r)], t.cap)
+	free := t.node[k*w : k*w+w]
+	var a float64
+	for _, x := range e.terms {
+		a += float64(x.q*float64(free[x.d])) / x.c
+	}
+	return a
 }
 
 // better returns the better of leaves a (left) and b (right): the higher

@@ -211,18 +211,65 @@ func (s *engine) taskNS(j *jobRT, v int32) float64 {
 
 // drainReady makes the tasks of the ready list runnable; a dummy
 // (estimate 0) completes at once, which may cascade.
+//
+// Consecutive ready tasks of one stage are queued as one run (enqueueRun):
+// the same queues, groups and lists as queuing them one by one.
 func (s *engine) drainReady() {
-	for k := 0; k < len(s.ready); k++ {
+	for k := 0; k < len(s.ready); {
 		r := s.ready[k]
 		j := s.jobs[r.Job]
 		if j.tasks[r.Task].est == 0 {
 			j.tasks[r.Task].state = TaskFinished
-			s.complete(j, r.Task)
+			s.complete(j, r.Task) // may append to s.ready
+			k++
 			continue
 		}
-		s.enqueue(j, r.Task)
+		si := j.tasks[r.Task].stage
+		e := k + 1
+		for e < len(s.ready) && s.ready[e].Job == r.Job {
+			if t := &j.tasks[s.ready[e].Task]; t.stage != si || t.est == 0 {
+				break
+			}
+			e++
+		}
+		if e == k+1 {
+			s.enqueue(j, r.Task)
+		} else {
+			s.enqueueRun(j, si, s.ready[k:e])
+		}
+		k = e
 	}
 	s.ready = s.ready[:0]
+}
+
+// enqueueRun makes tasks vs, all of stage si of job j, runnable: what
+// enqueue does for each in turn, with one sort of the stage's queue.
+func (s *engine) enqueueRun(j *jobRT, si int32, vs []TaskRef) {
+	for _, r := range vs {
+		j.tasks[r.Task].state = TaskRunnable
+	}
+	j.version += uint64(len(vs))
+	st := &j.st[si]
+	empty := len(j.runnable(si)) == 0
+	var oldKey int64
+	if !empty {
+		oldKey = j.tasks[j.head(si)].key
+	}
+	j.qPushRun(si, vs)
+	j.pending += int32(len(vs))
+	switch {
+	case empty:
+		if len(j.groups) == 0 {
+			s.runnable = insertSorted(s.runnable, j.id)
+		}
+		j.groupInsert(si)
+	case j.tasks[j.head(si)].key != oldKey: // the group's place may change
+		j.groupFix(si)
+	}
+	if st.newStamp != s.round {
+		st.newStamp = s.round
+		s.newGroups = append(s.newGroups, GroupRef{j.id, si})
+	}
 }
 
 // enqueue makes task v runnable in its group.

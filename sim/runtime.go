@@ -1,5 +1,7 @@
 package sim
 
+import "slices"
+
 // TaskState is where a task is in its life.
 type TaskState uint8
 
@@ -146,7 +148,7 @@ func (j *jobRT) qPush(v int32) {
 	si := j.tasks[v].stage
 	st := &j.st[si]
 	if st.q == nil { // room for the whole stage: no regrowth
-		st.q = make([]int32, 0, j.spec.Stages[si].Tasks)
+		st.q = make([]int32, 0, j.g.first[si+1]-j.g.first[si])
 	}
 	if n := len(st.q); n == st.qh || !j.taskLess(v, st.q[n-1]) {
 		st.q = append(st.q, v)
@@ -156,6 +158,31 @@ func (j *jobRT) qPush(v int32) {
 	st.q = append(st.q, 0)
 	copy(st.q[i+1:], st.q[i:])
 	st.q[i] = v
+}
+
+// qPushRun adds runnable tasks vs, all of stage si, to its queue: one
+// sort for a stage released at once instead of an insertion per task
+// (under IntraCP a released stage is in no particular key order).
+func (j *jobRT) qPushRun(si int32, vs []TaskRef) {
+	st := &j.st[si]
+	if st.q == nil {
+		st.q = make([]int32, 0, j.g.first[si+1]-j.g.first[si])
+	}
+	sorted := true
+	for _, r := range vs {
+		if n := len(st.q); n > st.qh && j.taskLess(r.Task, st.q[n-1]) {
+			sorted = false
+		}
+		st.q = append(st.q, r.Task)
+	}
+	if !sorted {
+		slices.SortFunc(st.q[st.qh:], func(a, b int32) int {
+			if j.taskLess(a, b) {
+				return -1
+			}
+			return 1 // tasks are distinct: never equal
+		})
+	}
 }
 
 // qSearch returns the position of the first task of q not before v.
