@@ -78,9 +78,9 @@ type alignIndex struct {
 type alignEntry struct {
 	r     Vec
 	terms []alignTerm // Align's terms with r_d > 0
-	seq   uint64 // ring position it is synced to
-	used  uint64 // clock of its last use
-	fresh bool   // to be rebuilt
+	seq   uint64      // ring position it is synced to
+	used  uint64      // clock of its last use
+	fresh bool        // to be rebuilt
 	score []float64
 	win   []int32 // node → best leaf below (−1: none); leaves at size+i
 }
