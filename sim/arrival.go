@@ -104,13 +104,18 @@ func (s *engine) arrive(id JobID) {
 	job := &p.job
 	g := p.g
 	n := g.n()
-	j := &jobRT{id: id, user: job.User, spec: *job, g: g, tasks: make([]taskRT, n), st: make([]stageRT, len(job.Stages)),
+	j := &jobRT{id: id, user: job.User, edges: len(job.Edges) > 0, spec: *job, g: g, tasks: make([]taskRT, n), st: make([]stageRT, len(job.Stages)),
 		left: int32(n), usage: make(Vec, s.D), start: -1, base: job.Arrival}
 	user := &s.cfg.Users[job.User]
 	j.elig = s.elig.of(user.Constraint, job.Constraint)
-	j.stageLeft = make([]int32, len(job.Stages))
 	j.taskLeft = g.inDegree()
-	var twork = make([]float64, s.D)
+	var tbuf [8]float64 // TWork per dimension
+	twork := tbuf[:0]
+	if s.D > len(tbuf) {
+		twork = make([]float64, s.D)
+	}
+	twork = twork[:s.D]
+	invC := s.invC[:s.D]
 	for si := range job.Stages {
 		st := &job.Stages[si]
 		rt := &j.st[si]
@@ -119,19 +124,27 @@ func (s *engine) arrive(id JobID) {
 		if st.Demands == nil {
 			rt.ns = s.normSum(st.Demand)
 		}
-		j.stageLeft[si] = st.Tasks
-		for i := int32(0); i < st.Tasks; i++ {
-			v := g.first[si] + i
-			t := &j.tasks[v]
+		rt.left, rt.first = st.Tasks, g.first[si]
+		rt.oChild, rt.bChild = g.oChild[si], g.bChild[si]
+		dem, ns := st.Demand, rt.ns
+		tasks := j.tasks[rt.first : rt.first+st.Tasks]
+		for i := range tasks {
+			t := &tasks[i]
 			t.stage, t.machine = int32(si), NoMachine
-			t.est = st.TaskDuration(int(i))
-			if t.est > 0 {
-				t.act = s.noise.actual(id+s.cfg.OrdinalOffset, v, t.est)
-				j.pendingWork += float64(t.est) * s.taskNS(j, v)
-				j.unstarted++
-				for d, x := range j.demand(v) {
-					twork[d] += float64(t.act) * float64(x) * s.invC[d]
-				}
+			t.est = st.TaskDuration(i)
+			if t.est <= 0 {
+				continue
+			}
+			v := rt.first + int32(i)
+			t.act = s.noise.actual(id+s.cfg.OrdinalOffset, v, t.est)
+			if st.Demands != nil {
+				dem = st.Demands[i]
+				ns = s.normSum(dem)
+			}
+			j.pendingWork += float64(t.est) * ns
+			j.unstarted++
+			for d, x := range dem[:len(twork)] {
+				twork[d] += float64(t.act) * float64(x) * invC[d]
 			}
 		}
 	}
@@ -325,26 +338,26 @@ func (s *engine) complete(j *jobRT, v int32) {
 	j.version++
 	g := j.g
 	left := j.taskLeft
-	if g.succOff != nil {
+	if j.edges {
 		for _, w := range g.succs(v) {
 			if left[w]--; left[w] == 0 {
 				s.ready = append(s.ready, TaskRef{j.id, w})
 			}
 		}
 	}
-	si := j.tasks[v].stage
-	if oc := g.oChild[si]; len(oc) > 0 {
-		off := v - g.first[si]
-		for _, c := range oc {
-			w := g.first[c] + off
+	st := &j.st[j.tasks[v].stage]
+	if len(st.oChild) > 0 {
+		off := v - st.first
+		for _, c := range st.oChild {
+			w := j.st[c].first + off
 			if left[w]--; left[w] == 0 {
 				s.ready = append(s.ready, TaskRef{j.id, w})
 			}
 		}
 	}
-	if j.stageLeft[si]--; j.stageLeft[si] == 0 {
-		for _, c := range g.bChild[si] {
-			for w := g.first[c]; w < g.first[c+1]; w++ {
+	if st.left--; st.left == 0 {
+		for _, c := range st.bChild {
+			for w := g.first[c]; w < g.first[c+1]; w++ { // the child's tasks
 				if left[w]--; left[w] == 0 {
 					s.ready = append(s.ready, TaskRef{j.id, w})
 				}

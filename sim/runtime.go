@@ -54,7 +54,9 @@ func (t *taskRT) estRemaining(now Tick) Tick {
 // estEnd returns the estimated end of a running task's current run.
 func (t *taskRT) estEnd() Tick { return t.start + max(1, t.est-t.ran) }
 
-// stageRT is the run-time state of one stage: its runnable group.
+// stageRT is the run-time state of one stage: its runnable group, and
+// what a task's start or end needs of the stage (demand, counters, the
+// stage's links), in one place.
 type stageRT struct {
 	// q[qh:] are the runnable tasks sorted by (key, index): a FIFO in
 	// intra order. Tasks usually become runnable in that order (a stage
@@ -63,12 +65,17 @@ type stageRT struct {
 	q          []int32
 	qh         int
 	running    int32
-	elig       *ClassSet
-	dem        Vec     // the stage's shared demand (Stage.Demand), when dems is nil
-	dems       []Vec   // per-task demands (Stage.Demands), or nil
-	ns         float64 // NormSum of the shared demand (per-task demands: computed on use)
+	left       int32   // unfinished tasks
+	first      int32   // the stage's first task
 	newStamp   uint32  // round in which the group was listed as new
 	blockStamp uint32  // round in which the policy blocked the group
+	ns         float64 // NormSum of the shared demand (per-task demands: computed on use)
+	dem        Vec     // the stage's shared demand (Stage.Demand), when dems is nil
+	dems       []Vec   // per-task demands (Stage.Demands), or nil
+	// oChild and bChild are the structure's one-to-one and barrier
+	// children of the stage.
+	oChild, bChild []int32
+	elig           *ClassSet
 }
 
 // jobRT is the run-time state of one active job. It is dropped when the
@@ -78,13 +85,14 @@ type jobRT struct {
 	id                                JobID
 	user                              UserID // spec.User
 	running, left, pending, unstarted int32
+	edges                             bool // the job has explicit task edges
 	tasks                             []taskRT
 	st                                []stageRT
 	g                                 *structure
 	// taskLeft counts each task's unfinished predecessors the compact way
-	// (structure.inDegree); stageLeft each stage's unfinished tasks.
-	taskLeft, stageLeft []int32
-	usage               Vec
+	// (structure.inDegree); stageRT.left each stage's unfinished tasks.
+	taskLeft []int32
+	usage    Vec
 	// Estimated work (SIMULATE.md §3.0), in NormSum·ticks: of pending
 	// tasks (srpt), and of running ones as Σ ns·(estEnd − base) and Σ ns,
 	// so that Σ ns·(estEnd − now) = runEnd − (now − base)·runNS; overdue
@@ -114,7 +122,7 @@ func (j *jobRT) demand(v int32) Vec {
 	s := j.tasks[v].stage
 	st := &j.st[s]
 	if st.dems != nil {
-		return st.dems[v-j.g.first[s]]
+		return st.dems[v-st.first]
 	}
 	return st.dem
 }

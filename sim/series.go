@@ -12,11 +12,28 @@ type series struct {
 	userOff int // values: dims allocation, then running, then users
 	w       Tick
 	vals    []float64 // max buckets × k
+	// gi and ui[u] are buckets at or before the start of the next global
+	// and user u's segment, from which bucket walks forward: segments
+	// follow one another, so finding a segment's bucket takes no division.
+	gi Tick
+	ui []Tick
 }
 
 func newSeries(points, dims, users int) *series {
 	k := dims + 1 + users
-	return &series{max: max(points, 2), k: k, userOff: dims + 1, w: 1, vals: make([]float64, max(points, 2)*k)}
+	return &series{max: max(points, 2), k: k, userOff: dims + 1, w: 1, vals: make([]float64, max(points, 2)*k), ui: make([]Tick, users)}
+}
+
+// bucket returns the bucket holding time a, given a bucket at or before
+// it.
+func (s *series) bucket(hint, a Tick) Tick {
+	if (hint+4)*s.w <= a {
+		return a / s.w
+	}
+	for (hint+1)*s.w <= a {
+		hint++
+	}
+	return hint
 }
 
 // fit doubles the bucket width until time b falls within the buckets.
@@ -40,20 +57,23 @@ func (s *series) fit(b Tick) {
 			}
 		}
 		s.w *= 2
+		s.gi /= 2 // bucket i at width w lies in bucket i/2 at width 2w
+		for u := range s.ui {
+			s.ui[u] /= 2
+		}
 	}
 }
 
-// addGlobal adds the allocation and the running count over [a, b).
+// addGlobal adds the allocation and the running count over [a, b); a is
+// at or after the previous call's b.
 func (s *series) addGlobal(a, b Tick, alloc Vec, running int64) {
 	if b > Tick(s.max)*s.w {
 		s.fit(b)
 	}
 	D := len(alloc)
-	for i := a / s.w; i*s.w < b; i++ { // the buckets [a, b) covers; usually one
+	i := s.bucket(s.gi, a)
+	for ; i*s.w < b; i++ { // the buckets [a, b) covers; usually one
 		lo, hi := max(a, i*s.w), min(b, (i+1)*s.w)
-		if hi <= lo {
-			continue
-		}
 		dt := float64(hi - lo)
 		v := s.vals[int(i)*s.k : int(i)*s.k+D+1]
 		for d, x := range alloc[:D] {
@@ -61,20 +81,22 @@ func (s *series) addGlobal(a, b Tick, alloc Vec, running int64) {
 		}
 		v[D] += float64(running) * dt
 	}
+	s.gi = i - 1 // holds b − 1
 }
 
-// addUser adds user u's dominant share x over [a, b).
+// addUser adds user u's dominant share x over [a, b); a is at or after
+// the previous call's b for u.
 func (s *series) addUser(a, b Tick, u int, x float64) {
 	if b > Tick(s.max)*s.w {
 		s.fit(b)
 	}
 	off := s.userOff + u
-	for i := a / s.w; i*s.w < b; i++ {
+	i := s.bucket(s.ui[u], a)
+	for ; i*s.w < b; i++ {
 		lo, hi := max(a, i*s.w), min(b, (i+1)*s.w)
-		if hi > lo {
-			s.vals[int(i)*s.k+off] += x * float64(hi-lo)
-		}
+		s.vals[int(i)*s.k+off] += x * float64(hi-lo)
 	}
+	s.ui[u] = i - 1
 }
 
 // Series are time series of a run, one point per bucket of Step ticks

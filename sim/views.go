@@ -115,7 +115,7 @@ type StageView struct {
 
 func (v StageView) Name() string              { return v.j.spec.Stages[v.si].Name }
 func (v StageView) Tasks() int32              { return v.j.spec.Stages[v.si].Tasks }
-func (v StageView) Unfinished() int32         { return v.j.stageLeft[v.si] }
+func (v StageView) Unfinished() int32         { return v.j.st[v.si].left }
 func (v StageView) Running() int32            { return v.j.st[v.si].running }
 func (v StageView) Runnable() int             { return len(v.j.runnable(v.si)) }
 func (v StageView) Eligible() *ClassSet       { return v.j.st[v.si].elig }
