@@ -117,7 +117,7 @@ func (x *FreeIndex) set(m MachineID, free Vec, slots int64, hidden bool) {
 func set4(node []int64, k int, v *[4]int64) {
 	leaf := (*[4]int64)(node[4*k:])
 	fell := v[0] < leaf[0] || v[1] < leaf[1] || v[2] < leaf[2] || v[3] < leaf[3]
-	*leaf = *v
+	leaf[0], leaf[1], leaf[2], leaf[3] = v[0], v[1], v[2], v[3] // (*leaf = *v would call memmove)
 	if !fell {
 		for k >>= 1; k >= 1; k >>= 1 {
 			p := (*[4]int64)(node[4*k:])
