@@ -233,7 +233,7 @@ func (s *engine) drainReady() {
 		j := s.jobs[r.Job]
 		if j.tasks[r.Task].est == 0 {
 			j.tasks[r.Task].state = TaskFinished
-			s.complete(j, r.Task) // may append to s.ready
+			s.complete(j, r.Task, j.tasks[r.Task].stage) // may append to s.ready
 			k++
 			continue
 		}
@@ -333,7 +333,7 @@ func (s *engine) dequeue(j *jobRT, v int32) {
 
 // complete records that task v finished and releases its successors
 // (structure.release, with the task's stage known and no callback).
-func (s *engine) complete(j *jobRT, v int32) {
+func (s *engine) complete(j *jobRT, v, si int32) {
 	j.left--
 	j.version++
 	g := j.g
@@ -345,7 +345,7 @@ func (s *engine) complete(j *jobRT, v int32) {
 			}
 		}
 	}
-	st := &j.st[j.tasks[v].stage]
+	st := &j.st[si]
 	if len(st.oChild) > 0 {
 		off := v - st.first
 		for _, c := range st.oChild {

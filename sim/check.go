@@ -83,7 +83,7 @@ func (c *checker) started(j *jobRT, v int32, m MachineID) {
 	if s.now < j.spec.Arrival {
 		c.fail("precedence", fmt.Sprintf("%s starts before its job arrives", ref))
 	}
-	done := func(w int32) bool { return j.tasks[w].state == TaskFinished }
+	done := func(w int32) bool { return s.stateOf(j, w) == TaskFinished }
 	for _, p := range g.preds(v) {
 		if !done(p) {
 			c.fail("precedence", fmt.Sprintf("%s starts before its predecessor task %d finished", ref, p))
@@ -148,8 +148,8 @@ func (c *checker) jobFinished(j *jobRT) {
 	var kills, suspends, starts int32
 	for v := range j.tasks {
 		ref := TaskRef{j.id, int32(v)}
-		if j.tasks[v].state != TaskFinished {
-			c.fail("exactly-once", fmt.Sprintf("job %s finished with %s %s", j.spec.Name, ref, j.tasks[v].state))
+		if st := c.s.stateOf(j, int32(v)); st != TaskFinished {
+			c.fail("exactly-once", fmt.Sprintf("job %s finished with %s %s", j.spec.Name, ref, st))
 		}
 		n := c.starts[ref]
 		if j.tasks[v].est == 0 && n != 0 {
@@ -186,7 +186,7 @@ func (c *checker) afterRound() error {
 		clear(used)
 		for _, r := range s.mach[m].on {
 			j := s.jobs[r.Job]
-			if j == nil || j.tasks[r.Task].state != TaskRunning || j.tasks[r.Task].machine != m {
+			if j == nil || !s.running(j, r.Task) || j.tasks[r.Task].machine != m {
 				c.fail("capacity", fmt.Sprintf("machine %d lists %s, which does not run there", m, r))
 				continue
 			}

@@ -18,10 +18,12 @@ type engine struct {
 	elig    *eligibility
 	index   *FreeIndex
 
-	free  []int64 // M×D: fit limit minus demand of the running tasks
-	mach  []machRT
-	total Vec // C: the cluster's total capacity
-	invC  []float64
+	free     []int64 // M×D: fit limit minus demand of the running tasks
+	mach     []machRT
+	runs     []runRT // records of the running tasks
+	freeRuns []int32 // free records, the last freed reused first
+	total    Vec     // C: the cluster's total capacity
+	invC     []float64
 
 	users    []userRT
 	jobs     []*jobRT // by JobID; nil before arrival, after finish or when rejected
@@ -216,13 +218,13 @@ func (s *engine) run(src JobSource) (*Result, error) {
 			s.warm()
 			switch ev.kind() {
 			case evFinish:
-				if j, v, ok := s.live(ev); ok {
+				if j, v, k, ok := s.live(ev); ok {
 					s.stats.Events++
-					s.finishTask(j, v)
+					s.finishTask(j, v, k)
 					changed = true
 				}
 			case evKill:
-				if j, v, ok := s.live(ev); ok {
+				if j, v, _, ok := s.live(ev); ok {
 					s.stats.Events++
 					claim, has := s.claims[TaskRef{j.id, v}]
 					if !has {
@@ -271,37 +273,67 @@ func (s *engine) run(src JobSource) (*Result, error) {
 	return s.rec.result(), nil
 }
 
-// warm reads the task the next event names (a finish or a kill), so that
-// its cache line, the one miss such an event cannot avoid, arrives while
-// the current event is applied: a prefetch in plain Go.
+// warm reads the run record and the job the next event names (a finish
+// or a kill), so that their cache lines arrive while the current event is
+// applied: a prefetch in plain Go.
 func (s *engine) warm() {
 	if len(s.heap.a) == 0 {
 		return
 	}
 	e := &s.heap.a[0]
-	if e.kind() > evKill {
+	if e.kind() > evKill || int(e.slot) >= len(s.runs) {
 		return
 	}
-	if j := s.jobs[e.a()]; j != nil {
-		if b := int(e.b()); b < len(j.tasks) {
-			s.warmed += j.tasks[b].ver
+	if r := &s.runs[e.slot]; r.job >= 0 {
+		if j := s.jobs[r.job]; j != nil {
+			s.warmed += uint32(j.running)
 		}
 	}
 }
 
-// live returns the job and task of a finish or kill event that is not
-// stale: the task still runs the same attempt.
-func (s *engine) live(ev event) (*jobRT, int32, bool) {
-	j := s.jobs[ev.a()]
-	if j == nil {
-		return nil, 0, false
+// live returns the job, task and run record of a finish or kill event
+// that is not stale: its record still holds the same run (job, task and
+// version).
+func (s *engine) live(ev event) (*jobRT, int32, int32, bool) {
+	if int(ev.slot) >= len(s.runs) {
+		return nil, 0, 0, false
 	}
-	b := ev.b()
-	t := &j.tasks[b]
-	if t.state != TaskRunning || t.ver != ev.ver {
-		return nil, 0, false
+	r := &s.runs[ev.slot]
+	if r.job != JobID(ev.a()) || r.task != ev.b() || r.ver != ev.ver {
+		return nil, 0, 0, false
 	}
-	return j, b, true
+	return s.jobs[r.job], r.task, int32(ev.slot), true
+}
+
+// newRun returns a free run record.
+func (s *engine) newRun() int32 {
+	if n := len(s.freeRuns); n > 0 {
+		k := s.freeRuns[n-1]
+		s.freeRuns = s.freeRuns[:n-1]
+		return k
+	}
+	s.runs = append(s.runs, runRT{})
+	return int32(len(s.runs) - 1)
+}
+
+// running reports whether task v of j is running: its state says so and
+// its record still holds its run.
+func (s *engine) running(j *jobRT, v int32) bool {
+	t := &j.tasks[v]
+	if t.state != TaskRunning {
+		return false
+	}
+	r := &s.runs[t.run]
+	return r.job == j.id && r.task == v && r.ver == t.ver
+}
+
+// stateOf returns task v's state, TaskFinished for a run that ended (a
+// finish leaves the task as it was).
+func (s *engine) stateOf(j *jobRT, v int32) TaskState {
+	if st := j.tasks[v].state; st != TaskRunning || s.running(j, v) {
+		return st
+	}
+	return TaskFinished
 }
 
 func (s *engine) setNow(t Tick) {

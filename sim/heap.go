@@ -15,11 +15,13 @@ const (
 // Finish and kill: a = job, b = task, ver = the task's version when
 // scheduled (stale when it changed). Arrival: a = job ordinal. Timer:
 // a = b = 0. kind, a and b (both in [0, 2³¹)) are packed into key so that
-// an event compares in two integer comparisons.
+// an event compares in two integer comparisons. slot fills what would be
+// padding, so an event stays 24 bytes.
 type event struct {
-	at  Tick
-	key uint64 // kind<<62 | a<<31 | b
-	ver uint32
+	at   Tick
+	key  uint64 // kind<<62 | a<<31 | b
+	ver  uint32
+	slot uint32 // finish and kill: the run's record (engine.runs); not part of the key
 }
 
 func mkEvent(at Tick, kind uint8, a, b int32, ver uint32) event {

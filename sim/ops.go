@@ -58,24 +58,28 @@ func (s *engine) occupy(j *jobRT, v int32, m MachineID) {
 	j.st[t.stage].running++
 }
 
-// vacate takes task v off its machine.
-func (s *engine) vacate(j *jobRT, v int32) {
-	t := &j.tasks[v]
-	m := t.machine
-	dem := j.demand(v)
+// vacate takes task v, of stage si, off machine m. It does not touch the
+// task.
+func (s *engine) vacate(j *jobRT, v int32, m MachineID, si int32) {
+	st := &j.st[si]
+	dem := st.dem
+	if st.dems != nil {
+		dem = st.dems[v-st.first]
+	}
 	f := s.machineFree(m)
 	f = f[:len(dem)]
 	for d, x := range dem {
 		f[d] += x
 	}
-	s.mach[m].slots++
-	s.index.set(m, f, s.mach[m].slots, s.mach[m].reserved != NoUser)
+	mr := &s.mach[m]
+	mr.slots++
+	s.index.set(m, f, mr.slots, mr.reserved != NoUser)
 	s.markDirty(m)
 	s.addUsage(j, s.charge(dem, m), -1)
 	// Swap-remove from the machine's list, found by a scan: a machine runs
 	// tens of tasks, and keeping each task's position would touch the
 	// moved task's cache line on every removal.
-	on := s.mach[m].on
+	on := mr.on
 	last := len(on) - 1
 	ref := TaskRef{j.id, v}
 	i := last
@@ -83,10 +87,9 @@ func (s *engine) vacate(j *jobRT, v int32) {
 		i--
 	}
 	on[i] = on[last]
-	s.mach[m].on = on[:last]
-	t.machine = NoMachine
+	mr.on = on[:last]
 	j.running--
-	j.st[t.stage].running--
+	st.running--
 }
 
 // place starts runnable task v on machine m now; the caller checked
@@ -102,12 +105,17 @@ func (s *engine) place(j *jobRT, v int32, m MachineID) {
 	}
 	t.state = TaskRunning
 	t.start = s.now
+	k := s.newRun()
+	t.run = k
+	s.runs[k] = runRT{job: j.id, task: v, machine: m, ver: t.ver, stage: t.stage, estEnd: t.estEnd()}
 	j.runEnd += ns * float64(t.estEnd()-j.base)
 	j.runNS += ns
 	if j.start < 0 {
 		j.start = s.now
 	}
-	s.push(mkEvent(s.now+t.act-t.ran, evFinish, int32(j.id), v, t.ver)) // the actual end
+	ev := mkEvent(s.now+t.act-t.ran, evFinish, int32(j.id), v, t.ver) // the actual end
+	ev.slot = uint32(k)
+	s.push(ev)
 	if s.overdue != nil {
 		s.overdue.push(overdueEntry{at: t.estEnd(), job: j.id, task: v, ver: t.ver})
 	}
@@ -120,36 +128,42 @@ func (s *engine) place(j *jobRT, v int32, m MachineID) {
 	}
 }
 
-// stopRun ends task v's current run: off its machine and out of the
-// running work sums.
-func (s *engine) stopRun(j *jobRT, v int32) {
-	t := &j.tasks[v]
-	ns := s.taskNS(j, v)
-	if t.flags&flagOverdue != 0 {
+// stopRun ends the run of task v held by record k: off its machine, out
+// of the running work sums, and the record freed. It reads the record,
+// not the task.
+func (s *engine) stopRun(j *jobRT, v, k int32) {
+	r := &s.runs[k]
+	st := &j.st[r.stage]
+	ns := st.ns
+	if st.dems != nil {
+		ns = s.normSum(st.dems[v-st.first])
+	}
+	if r.flags&flagOverdue != 0 {
 		j.overdueNS -= ns
-		t.flags &^= flagOverdue
 	} else {
-		j.runEnd -= ns * float64(t.estEnd()-j.base)
+		j.runEnd -= ns * float64(r.estEnd-j.base)
 		j.runNS -= ns
 	}
-	s.vacate(j, v)
+	s.vacate(j, v, r.machine, r.stage)
 	if j.running == 0 {
 		j.runEnd, j.runNS, j.overdueNS = 0, 0, 0
 	}
+	*r = runRT{job: -1}
+	s.freeRuns = append(s.freeRuns, k)
 }
 
-// finishTask applies the completion of running task v.
-func (s *engine) finishTask(j *jobRT, v int32) {
-	m := j.tasks[v].machine
-	s.stopRun(j, v)
-	j.tasks[v].state = TaskFinished
+// finishTask applies the completion of running task v, run record k. The
+// task is left as it was: with its record freed, it reads as finished.
+func (s *engine) finishTask(j *jobRT, v, k int32) {
+	m, si := s.runs[k].machine, s.runs[k].stage
+	s.stopRun(j, v, k)
 	if s.chk != nil {
 		s.chk.ended(j, v, m, EndFinished)
 	}
 	for _, o := range s.obs {
 		o.TaskEnded(s.state, TaskRef{j.id, v}, m, EndFinished)
 	}
-	s.complete(j, v)
+	s.complete(j, v, si)
 	s.drainReady()
 }
 
@@ -160,7 +174,8 @@ func (s *engine) kill(j *jobRT, v int32, claimant UserID) {
 	m := t.machine
 	lost := s.now - t.start + t.ran
 	ns := s.taskNS(j, v)
-	s.stopRun(j, v)
+	s.stopRun(j, v, t.run)
+	t.machine = NoMachine
 	if s.chk != nil {
 		s.chk.ended(j, v, m, EndKilled)
 	}
@@ -185,7 +200,8 @@ func (s *engine) kill(j *jobRT, v int32, claimant UserID) {
 func (s *engine) suspend(j *jobRT, v int32) {
 	t := &j.tasks[v]
 	m := t.machine
-	s.stopRun(j, v)
+	s.stopRun(j, v, t.run)
+	t.machine = NoMachine
 	if s.chk != nil {
 		s.chk.ended(j, v, m, EndSuspended)
 	}
@@ -203,9 +219,11 @@ func (s *engine) suspend(j *jobRT, v int32) {
 
 // migrate moves running task v to machine m; its end stays the same.
 func (s *engine) migrate(j *jobRT, v int32, m MachineID) {
-	from := j.tasks[v].machine
-	s.vacate(j, v)
+	t := &j.tasks[v]
+	from := t.machine
+	s.vacate(j, v, from, t.stage)
 	s.occupy(j, v, m)
+	s.runs[t.run].machine = m
 	j.migrations++
 	s.stats.Migrations++
 	if s.chk != nil {
@@ -304,13 +322,13 @@ func (s *engine) markOverdue() {
 			continue
 		}
 		t := &j.tasks[e.task]
-		if t.state != TaskRunning || t.ver != e.ver || t.flags&flagOverdue != 0 {
+		if !s.running(j, e.task) || t.ver != e.ver || s.runs[t.run].flags&flagOverdue != 0 {
 			continue
 		}
 		ns := s.taskNS(j, e.task)
 		j.runEnd -= ns * float64(t.estEnd()-j.base)
 		j.runNS -= ns
 		j.overdueNS += ns
-		t.flags |= flagOverdue
+		s.runs[t.run].flags |= flagOverdue
 	}
 }

@@ -146,7 +146,7 @@ func (p *Planner) Preempt(t TaskRef, mode PreemptMode, grace Tick, claimant User
 	if j == nil {
 		return p.refuse(&PlanError{Op: "preempt", Task: t, Machine: NoMachine, Err: ErrUnknown})
 	}
-	if task.state != TaskRunning {
+	if !s.running(j, t.Task) {
 		return p.refuse(&PlanError{Op: "preempt", Task: t, Machine: NoMachine, Err: ErrNotRunning})
 	}
 	s.stats.Preemptions++
@@ -160,7 +160,9 @@ func (p *Planner) Preempt(t TaskRef, mode PreemptMode, grace Tick, claimant User
 		}
 		s.claims[t] = claimant
 	}
-	s.push(mkEvent(s.now+grace, evKill, int32(t.Job), t.Task, task.ver))
+	ev := mkEvent(s.now+grace, evKill, int32(t.Job), t.Task, task.ver)
+	ev.slot = uint32(task.run)
+	s.push(ev)
 	return nil
 }
 
@@ -168,11 +170,11 @@ func (p *Planner) Preempt(t TaskRef, mode PreemptMode, grace Tick, claimant User
 // again and resumes where it left off when placed (Choosy §7.1).
 func (p *Planner) Suspend(t TaskRef) error {
 	p.inRound()
-	j, task := p.task(t)
+	j, _ := p.task(t)
 	if j == nil {
 		return p.refuse(&PlanError{Op: "suspend", Task: t, Machine: NoMachine, Err: ErrUnknown})
 	}
-	if task.state != TaskRunning {
+	if !p.s.running(j, t.Task) {
 		return p.refuse(&PlanError{Op: "suspend", Task: t, Machine: NoMachine, Err: ErrNotRunning})
 	}
 	p.s.suspend(j, t.Task)
@@ -188,7 +190,7 @@ func (p *Planner) Migrate(t TaskRef, m MachineID) error {
 	if j == nil || m < 0 || int(m) >= len(s.classOf) {
 		return p.refuse(&PlanError{Op: "migrate", Task: t, Machine: m, Err: ErrUnknown})
 	}
-	if task.state != TaskRunning || task.machine == m {
+	if !s.running(j, t.Task) || task.machine == m {
 		return p.refuse(&PlanError{Op: "migrate", Task: t, Machine: m, Err: ErrNotRunning})
 	}
 	if e := p.check("migrate", j, t.Task, m); e != nil {

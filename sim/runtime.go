@@ -27,25 +27,32 @@ const flagOverdue uint8 = 1
 
 // taskRT is the run-time state of one task: 64 bytes, so that a task is
 // one cache line (every Go size class of a multiple of 64 bytes is
-// 64-aligned) and a finish event misses once.
+// 64-aligned).
+//
+// A finish event neither reads nor writes it: the run's record (runRT)
+// holds what ending the run needs, and a task whose state says running is
+// running only while its record still holds its run (engine.running);
+// otherwise it finished. A run that ends early (kill, suspension) writes
+// the task as before.
 type taskRT struct {
 	est, act Tick // estimated and actual duration
 	start    Tick // start of the current (or last) run
 	ran      Tick // time run in earlier, suspended runs (progress kept)
 	key      int64
 	stage    int32
-	machine  MachineID
-	ver      uint32 // bumped when a run ends early: stale events are dropped
-	state    TaskState
-	flags    uint8
-	_        [8]byte // to 64 bytes
+	machine  MachineID // while running
+	ver      uint32    // bumped when a run ends early: stale events are dropped
+	run      int32     // its record in engine.runs while running
+	state    TaskState // TaskRunning also after its run finished: see engine.stateOf
+	_        [7]byte   // to 64 bytes
 }
 
 // estRemaining returns the task's estimated remaining time
-// max(1, d̂ − done) at now (SIMULATE.md §2.1).
-func (t *taskRT) estRemaining(now Tick) Tick {
+// max(1, d̂ − done) at now (SIMULATE.md §2.1), running telling whether its
+// run is on.
+func (t *taskRT) estRemaining(now Tick, running bool) Tick {
 	done := t.ran
-	if t.state == TaskRunning {
+	if running {
 		done += now - t.start
 	}
 	return max(1, t.est-done)
@@ -53,6 +60,21 @@ func (t *taskRT) estRemaining(now Tick) Tick {
 
 // estEnd returns the estimated end of a running task's current run.
 func (t *taskRT) estEnd() Tick { return t.start + max(1, t.est-t.ran) }
+
+// runRT is the record of one running task in a dense table (engine.runs)
+// indexed by the slot its finish and kill events carry: what ending the
+// run needs, in 32 bytes, so that a finish event reads this small table
+// instead of the task's line among all live tasks' (a finish event then
+// touches the task not at all). A free record has job −1.
+type runRT struct {
+	job     JobID
+	task    int32
+	machine MachineID
+	ver     uint32
+	stage   int32
+	flags   uint8 // flagOverdue
+	estEnd  Tick  // start + max(1, est − ran): fixed for the run
+}
 
 // stageRT is the run-time state of one stage: its runnable group, and
 // what a task's start or end needs of the stage (demand, counters, the
