@@ -22,8 +22,9 @@ func Align(r, free, capacity Vec) float64 {
 }
 
 // alignEntries bounds the demands per class whose alignment trees
-// BestAligned keeps (least recently used first out): 16 trees of 16 bytes
-// per machine each stay within SIMULATE.md §6's memory budget.
+// BestAligned keeps (least recently used first out): 16 trees of 2 nodes
+// of 16 bytes per machine, 512 bytes per machine, within SIMULATE.md §6's
+// memory budget of 1 KiB per machine.
 const alignEntries = 16
 
 // BestAligned returns the machine of class c that holds r (and a free
@@ -55,11 +56,11 @@ func (x *FreeIndex) BestAligned(c ClassID, r Vec) (MachineID, float64) {
 	a := t.align
 	e := a.entry(r)
 	a.sync(e, t, need)
-	w := e.win[1]
-	if w < 0 || e.score[w] < 0 {
+	root := e.node[1]
+	if root.score < 0 {
 		return NoMachine, 0
 	}
-	return t.machines[w], e.score[w]
+	return t.machines[root.leaf], root.score
 }
 
 // alignIndex is one class's alignment trees and the ring of its machines
@@ -81,8 +82,17 @@ type alignEntry struct {
 	seq   uint64      // ring position it is synced to
 	used  uint64      // clock of its last use
 	fresh bool        // to be rebuilt
-	score []float64
-	win   []int32 // node → best leaf below (−1: none); leaves at size+i
+	// node is the tournament tree: node k holds the best leaf below it
+	// and its alignment, so that comparing two children reads one cache
+	// line; leaf i is node size+i (−1 for a machine that cannot hold the
+	// demand, and for padding).
+	node []alignNode
+}
+
+// alignNode is a node of an alignment tree.
+type alignNode struct {
+	score float64
+	leaf  int32
 }
 
 func newAlignIndex(n, size int) *alignIndex {
@@ -115,7 +125,7 @@ func (a *alignIndex) entry(r Vec) *alignEntry {
 	}
 	e := lru
 	if len(a.entries) < alignEntries {
-		e = &alignEntry{score: make([]float64, a.n), win: make([]int32, 2*a.size)}
+		e = &alignEntry{node: make([]alignNode, 2*a.size)}
 		a.entries = append(a.entries, e)
 	}
 	e.r = append(e.r[:0], r...)
@@ -147,19 +157,17 @@ func (e *alignEntry) setTerms(capacity Vec) {
 // fresh or the ring no longer holds its missed changes, else a rescore of
 // each changed leaf once.
 func (a *alignIndex) sync(e *alignEntry, t *classTree, need []int64) {
+	nd := e.node
 	if e.fresh || a.seq-e.seq > uint64(len(a.ring)) {
 		e.setTerms(t.cap)
-		for i := range e.score {
-			e.score[i] = e.leafScore(t, i, need)
-		}
 		for i := range a.size {
-			e.win[a.size+i] = -1
+			nd[a.size+i] = alignNode{score: -1, leaf: int32(i)}
 			if i < a.n {
-				e.win[a.size+i] = int32(i)
+				nd[a.size+i].score = e.leafScore(t, i, need)
 			}
 		}
 		for k := a.size - 1; k >= 1; k-- {
-			e.win[k] = e.better(e.win[2*k], e.win[2*k+1])
+			nd[k] = better(nd[2*k], nd[2*k+1])
 		}
 		e.seq, e.fresh = a.seq, false
 		return
@@ -178,12 +186,12 @@ func (a *alignIndex) sync(e *alignEntry, t *classTree, need []int64) {
 			continue
 		}
 		a.stamp[i] = a.mark
-		e.score[i] = e.leafScore(t, int(i), need)
+		nd[a.size+int(i)].score = e.leafScore(t, int(i), need)
 		for k := (a.size + int(i)) >> 1; k >= 1; k >>= 1 {
-			old := e.win[k]
-			w := e.better(e.win[2*k], e.win[2*k+1])
-			e.win[k] = w
-			if w == old && w != i { // the best below k is unchanged
+			old := nd[k].leaf
+			w := better(nd[2*k], nd[2*k+1])
+			nd[k] = w
+			if w.leaf == old && w.leaf != i { // the best below k is unchanged
 				break
 			}
 		}
@@ -208,16 +216,11 @@ func (e *alignEntry) leafScore(t *classTree, i int, need []int64) float64 {
 	return a
 }
 
-// better returns the better of leaves a (left) and b (right): the higher
-// score, ties to a, the lower id.
-func (e *alignEntry) better(a, b int32) int32 {
-	switch {
-	case b < 0:
-		return a
-	case a < 0:
-		return b
-	case e.score[b] > e.score[a]:
-		return b
+// better returns the better of two children, l the left one: the higher
+// alignment, ties to the left, whose leaves have the lower ids.
+func better(l, r alignNode) alignNode {
+	if r.score > l.score {
+		return r
 	}
-	return a
+	return l
 }
