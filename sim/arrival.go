@@ -105,7 +105,12 @@ func (s *engine) arrive(id JobID) {
 	g := p.g
 	n := g.n()
 	j := &jobRT{id: id, user: job.User, edges: len(job.Edges) > 0, spec: *job, g: g, tasks: make([]taskRT, n), st: make([]stageRT, len(job.Stages)),
-		left: int32(n), usage: make(Vec, s.D), start: -1, base: job.Arrival}
+		left: int32(n), start: -1, base: job.Arrival}
+	j.usage = j.usageBuf[:0]
+	if s.D > len(j.usageBuf) {
+		j.usage = make(Vec, s.D)
+	}
+	j.usage = j.usage[:s.D]
 	user := &s.cfg.Users[job.User]
 	j.elig = s.elig.of(user.Constraint, job.Constraint)
 	j.taskLeft = g.inDegree()
@@ -190,7 +195,8 @@ func (s *engine) keys(j *jobRT) Tick {
 	cpl := g.cpl(est)
 	switch s.traits.Intra {
 	case IntraBFS:
-		depth := g.stageDepth()
+		var buf [16]int32
+		depth := g.stageDepth(buf[:])
 		S := int64(len(j.st))
 		for v := range j.tasks {
 			st := j.tasks[v].stage

@@ -141,6 +141,18 @@ func newSim(cfg Config) (*engine, error) {
 	s.free = make([]int64, M*D)
 	s.mach = make([]machRT, M)
 	s.total = make(Vec, D)
+	// Each machine's running list starts with room for onStart tasks (or
+	// its slots), carved from one block: one allocation, not several per
+	// machine as the lists grow.
+	const onStart = 8
+	onBlock := make([]TaskRef, M*onStart)
+	for i := range cl.Machines {
+		n := onStart
+		if sl := int(cl.Machines[i].Slots); sl > 0 && sl < n {
+			n = sl
+		}
+		s.mach[i].on = onBlock[i*onStart : i*onStart : i*onStart+n]
+	}
 	for i := range cl.Machines {
 		m := &cl.Machines[i]
 		for d, c := range m.Cap {

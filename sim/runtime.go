@@ -136,7 +136,8 @@ type jobRT struct {
 	wasted                      Tick    // task-ticks lost to kills
 	wastedWork                  float64 // Σ lost ticks · NormSum(demand)
 
-	spec Job
+	usageBuf [4]int64 // usage's storage when there are at most 4 resources
+	spec     Job
 }
 
 // demand returns the demand of task v. Do not modify.
