@@ -38,7 +38,7 @@ func newStructure(j *Job, dims int) (*structure, string) {
 	// allocations, not one per array and per link.
 	ints := make([]int32, (S+1)+total+S+4*S)
 	lists := make([][]int32, 4*S)
-	g := &structure{first: ints[:S+1 : S+1], bChild: lists[:S:S], bPar: lists[S : 2*S : 2*S],
+	g := &structure{first: ints[: S+1 : S+1], bChild: lists[:S:S], bPar: lists[S : 2*S : 2*S],
 		oChild: lists[2*S : 3*S : 3*S], oPar: lists[3*S:]}
 	n := 0
 	for s := range j.Stages {
