@@ -33,6 +33,9 @@ func (s *engine) admit(id JobID, j Job) (*pendingJob, string) {
 				if why := s.unfit(set, st.TaskDemand(i)); why != "" {
 					return nil, fmt.Sprintf("stage %s task %d demand %s %s", st.Name, i, s.formatVec(st.TaskDemand(i)), why)
 				}
+				if st.Demands == nil {
+					break // one shared demand: its first non-dummy task answers for all
+				}
 			}
 			if st.Demands == nil && st.Durations == nil {
 				break
@@ -101,37 +104,55 @@ func (s *engine) arrive(id JobID) {
 	job := &p.job
 	g := p.g
 	n := g.n()
-	j := &jobRT{id: id, spec: *job, g: g, tasks: make([]taskRT, n), st: make([]stageRT, len(job.Stages)),
-		left: int32(n), usage: make(Vec, s.D), start: -1, base: job.Arrival}
+	j := &jobRT{id: id, user: job.User, edges: len(job.Edges) > 0, spec: *job, g: g, tasks: make([]taskRT, n), st: make([]stageRT, len(job.Stages)),
+		left: int32(n), start: -1, base: job.Arrival}
+	j.usage = j.usageBuf[:0]
+	if s.D > len(j.usageBuf) {
+		j.usage = make(Vec, s.D)
+	}
+	j.usage = j.usage[:s.D]
 	if s.mis != nil { // policies see estimates; job keeps the truth
 		s.mis.estimates(id+s.cfg.OrdinalOffset, &j.spec, g.first)
 	}
 	user := &s.cfg.Users[job.User]
 	j.elig = s.elig.of(user.Constraint, job.Constraint)
-	j.stageLeft = make([]int32, len(job.Stages))
 	j.taskLeft = g.inDegree()
-	var twork = make([]float64, s.D)
+	var tbuf [8]float64 // TWork per dimension
+	twork := tbuf[:0]
+	if s.D > len(tbuf) {
+		twork = make([]float64, s.D)
+	}
+	twork = twork[:s.D]
+	invC := s.invC[:s.D]
 	for si := range job.Stages {
 		st := &job.Stages[si]
 		rt := &j.st[si]
 		rt.elig = s.elig.of(user.Constraint, job.Constraint, st.Constraint)
+		rt.dem, rt.dems = st.Demand, st.Demands
 		if st.Demands == nil {
 			rt.ns = s.normSum(st.Demand)
 		}
-		j.stageLeft[si] = st.Tasks
-		for i := int32(0); i < st.Tasks; i++ {
-			v := g.first[si] + i
-			t := &j.tasks[v]
+		rt.left, rt.first = st.Tasks, g.first[si]
+		rt.oChild, rt.bChild = g.oChild[si], g.bChild[si]
+		dem, ns := st.Demand, rt.ns
+		tasks := j.tasks[rt.first : rt.first+st.Tasks]
+		for i := range tasks {
+			t := &tasks[i]
 			t.stage, t.machine = int32(si), NoMachine
-			truth := st.TaskDuration(int(i))
-			t.est = j.spec.Stages[si].TaskDuration(int(i))
-			if t.est > 0 {
-				t.act = s.noise.actual(id+s.cfg.OrdinalOffset, v, truth)
-				j.pendingWork += float64(t.est) * s.taskNS(j, v)
-				j.unstarted++
-				for d, x := range j.demand(v) {
-					twork[d] += float64(t.act) * float64(x) * s.invC[d]
-				}
+			t.est = j.spec.Stages[si].TaskDuration(i) // the truth unless misestimated
+			if t.est <= 0 {
+				continue
+			}
+			v := rt.first + int32(i)
+			t.act = s.noise.actual(id+s.cfg.OrdinalOffset, v, st.TaskDuration(i))
+			if st.Demands != nil {
+				dem = st.Demands[i]
+				ns = s.normSum(dem)
+			}
+			j.pendingWork += float64(t.est) * ns
+			j.unstarted++
+			for d, x := range dem[:len(twork)] {
+				twork[d] += float64(t.act) * float64(x) * invC[d]
 			}
 		}
 	}
@@ -160,7 +181,9 @@ func (s *engine) arrive(id JobID) {
 	s.stats.liveTasks += int64(n)
 	s.stats.PeakLiveTasks = max(s.stats.PeakLiveTasks, s.stats.liveTasks)
 	s.rec.jobArrived(j)
-	s.observe(func(o Observer) { o.JobArrived(s.state, id) })
+	for _, o := range s.obs {
+		o.JobArrived(s.state, id)
+	}
 	for v := int32(0); v < int32(n); v++ {
 		if j.taskLeft[v] == 0 {
 			s.ready = append(s.ready, TaskRef{id, v})
@@ -183,7 +206,8 @@ func (s *engine) keys(j *jobRT) Tick {
 	cpl := g.cpl(est)
 	switch s.traits.Intra {
 	case IntraBFS:
-		depth := g.stageDepth()
+		var buf [16]int32
+		depth := g.stageDepth(buf[:])
 		S := int64(len(j.st))
 		for v := range j.tasks {
 			st := j.tasks[v].stage
@@ -208,27 +232,74 @@ func (s *engine) keys(j *jobRT) Tick {
 
 // taskNS returns NormSum of task v's demand.
 func (s *engine) taskNS(j *jobRT, v int32) float64 {
-	si := j.tasks[v].stage
-	if j.spec.Stages[si].Demands != nil {
+	st := &j.st[j.tasks[v].stage]
+	if st.dems != nil {
 		return s.normSum(j.demand(v))
 	}
-	return j.st[si].ns
+	return st.ns
 }
 
 // drainReady makes the tasks of the ready list runnable; a dummy
 // (estimate 0) completes at once, which may cascade.
+//
+// Consecutive ready tasks of one stage are queued as one run (enqueueRun):
+// the same queues, groups and lists as queuing them one by one.
 func (s *engine) drainReady() {
-	for k := 0; k < len(s.ready); k++ {
+	for k := 0; k < len(s.ready); {
 		r := s.ready[k]
 		j := s.jobs[r.Job]
 		if j.tasks[r.Task].est == 0 {
 			j.tasks[r.Task].state = TaskFinished
-			s.complete(j, r.Task)
+			s.complete(j, r.Task, j.tasks[r.Task].stage) // may append to s.ready
+			k++
 			continue
 		}
-		s.enqueue(j, r.Task)
+		si := j.tasks[r.Task].stage
+		e := k + 1
+		for e < len(s.ready) && s.ready[e].Job == r.Job {
+			if t := &j.tasks[s.ready[e].Task]; t.stage != si || t.est == 0 {
+				break
+			}
+			e++
+		}
+		if e == k+1 {
+			s.enqueue(j, r.Task)
+		} else {
+			s.enqueueRun(j, si, s.ready[k:e])
+		}
+		k = e
 	}
 	s.ready = s.ready[:0]
+}
+
+// enqueueRun makes tasks vs, all of stage si of job j, runnable: what
+// enqueue does for each in turn, with one sort of the stage's queue.
+func (s *engine) enqueueRun(j *jobRT, si int32, vs []TaskRef) {
+	for _, r := range vs {
+		j.tasks[r.Task].state = TaskRunnable
+	}
+	j.version += uint64(len(vs))
+	st := &j.st[si]
+	empty := len(j.runnable(si)) == 0
+	var oldKey int64
+	if !empty {
+		oldKey = j.tasks[j.head(si)].key
+	}
+	j.qPushRun(si, vs)
+	j.pending += int32(len(vs))
+	switch {
+	case empty:
+		if len(j.groups) == 0 {
+			s.runnable = insertSorted(s.runnable, j.id)
+		}
+		j.groupInsert(si)
+	case j.tasks[j.head(si)].key != oldKey: // the group's place may change
+		j.groupFix(si)
+	}
+	if st.newStamp != s.round {
+		st.newStamp = s.round
+		s.newGroups = append(s.newGroups, GroupRef{j.id, si})
+	}
 }
 
 // enqueue makes task v runnable in its group.
@@ -277,11 +348,39 @@ func (s *engine) dequeue(j *jobRT, v int32) {
 	}
 }
 
-// complete records that task v finished and releases its successors.
-func (s *engine) complete(j *jobRT, v int32) {
+// complete records that task v finished and releases its successors
+// (structure.release, with the task's stage known and no callback).
+func (s *engine) complete(j *jobRT, v, si int32) {
 	j.left--
 	j.version++
-	j.g.release(v, j.taskLeft, j.stageLeft, func(w int32) { s.ready = append(s.ready, TaskRef{j.id, w}) })
+	g := j.g
+	left := j.taskLeft
+	if j.edges {
+		for _, w := range g.succs(v) {
+			if left[w]--; left[w] == 0 {
+				s.ready = append(s.ready, TaskRef{j.id, w})
+			}
+		}
+	}
+	st := &j.st[si]
+	if len(st.oChild) > 0 {
+		off := v - st.first
+		for _, c := range st.oChild {
+			w := j.st[c].first + off
+			if left[w]--; left[w] == 0 {
+				s.ready = append(s.ready, TaskRef{j.id, w})
+			}
+		}
+	}
+	if st.left--; st.left == 0 {
+		for _, c := range st.bChild {
+			for w := g.first[c]; w < g.first[c+1]; w++ { // the child's tasks
+				if left[w]--; left[w] == 0 {
+					s.ready = append(s.ready, TaskRef{j.id, w})
+				}
+			}
+		}
+	}
 	if j.left == 0 {
 		s.finishJob(j)
 	}
@@ -290,12 +389,14 @@ func (s *engine) complete(j *jobRT, v int32) {
 // finishJob records a completed job and drops its run-time state.
 func (s *engine) finishJob(j *jobRT) {
 	s.rec.jobFinished(j)
-	s.observe(func(o Observer) { o.JobFinished(s.state, j.id) })
+	for _, o := range s.obs {
+		o.JobFinished(s.state, j.id)
+	}
 	if s.chk != nil {
 		s.chk.jobFinished(j)
 	}
 	s.active = removeSorted(s.active, j.id)
-	s.users[j.spec.User].activeJobs--
+	s.users[j.user].activeJobs--
 	s.stats.liveTasks -= int64(len(j.tasks))
 	s.jobs[j.id] = nil
 	s.finished++

@@ -86,7 +86,7 @@ func (c *checker) started(j *jobRT, v int32, m MachineID) {
 	if s.now < j.spec.Arrival {
 		c.fail("precedence", fmt.Sprintf("%s starts before its job arrives", ref))
 	}
-	done := func(w int32) bool { return j.tasks[w].state == TaskFinished }
+	done := func(w int32) bool { return s.stateOf(j, w) == TaskFinished }
 	for _, p := range g.preds(v) {
 		if !done(p) {
 			c.fail("precedence", fmt.Sprintf("%s starts before its predecessor task %d finished", ref, p))
@@ -152,8 +152,8 @@ func (c *checker) jobFinished(j *jobRT) {
 	var kills, suspends, starts int32
 	for v := range j.tasks {
 		ref := TaskRef{j.id, int32(v)}
-		if j.tasks[v].state != TaskFinished {
-			c.fail("exactly-once", fmt.Sprintf("job %s finished with %s %s", j.spec.Name, ref, j.tasks[v].state))
+		if st := c.s.stateOf(j, int32(v)); st != TaskFinished {
+			c.fail("exactly-once", fmt.Sprintf("job %s finished with %s %s", j.spec.Name, ref, st))
 		}
 		n := c.starts[ref]
 		if j.tasks[v].est == 0 && n != 0 {
@@ -188,9 +188,9 @@ func (c *checker) afterRound() error {
 	for mi := range s.cl.Machines {
 		m := MachineID(mi)
 		clear(used)
-		for _, r := range s.onMachine[m] {
+		for _, r := range s.mach[m].on {
 			j := s.jobs[r.Job]
-			if j == nil || j.tasks[r.Task].state != TaskRunning || j.tasks[r.Task].machine != m {
+			if j == nil || !s.running(j, r.Task) || j.tasks[r.Task].machine != m {
 				c.fail("capacity", fmt.Sprintf("machine %d lists %s, which does not run there", m, r))
 				continue
 			}
@@ -208,8 +208,8 @@ func (c *checker) afterRound() error {
 				c.fail("capacity", fmt.Sprintf("machine %s free %s is %d, want %d", mach.Name, s.cl.Resources[d], s.free[mi*D+d], lim-used[d]))
 			}
 		}
-		if mach.Slots > 0 && int32(len(s.onMachine[m])) > mach.Slots {
-			c.fail("capacity", fmt.Sprintf("machine %s runs %d tasks, %d slots", mach.Name, len(s.onMachine[m]), mach.Slots))
+		if mach.Slots > 0 && int32(len(s.mach[m].on)) > mach.Slots {
+			c.fail("capacity", fmt.Sprintf("machine %s runs %d tasks, %d slots", mach.Name, len(s.mach[m].on), mach.Slots))
 		}
 	}
 	c.checkIndex()
@@ -231,7 +231,7 @@ func (c *checker) checkIndex() {
 			want[d] = unfit
 		}
 		for _, m := range s.classes[ci].Machines {
-			if s.reserved[m] != NoUser { // hidden from the index
+			if s.mach[m].reserved != NoUser { // hidden from the index
 				continue
 			}
 			for d, v := range s.machineFree(m) {
@@ -260,10 +260,10 @@ func (c *checker) checkWorkConserving() {
 			dem := j.demand(v)
 			for mi := range s.cl.Machines {
 				m := MachineID(mi)
-				if !j.st[si].elig.Has(s.classOf[m]) || s.slots[m] < 1 {
+				if !j.st[si].elig.Has(s.classOf[m]) || s.mach[m].slots < 1 {
 					continue
 				}
-				if r := s.reserved[m]; r != NoUser && r != j.spec.User {
+				if r := s.mach[m].reserved; r != NoUser && r != j.user {
 					continue
 				}
 				if s.machineFree(m).Dominates(dem) && (s.dev == nil || s.dev.fits(m, dem)) {
@@ -280,8 +280,8 @@ func (c *checker) checkWorkConserving() {
 // counting the runs still open.
 func (c *checker) atEnd() error {
 	s := c.s
-	for mi, on := range s.onMachine {
-		for _, ref := range on {
+	for mi := range s.mach {
+		for _, ref := range s.mach[mi].on {
 			j := s.jobs[ref.Job]
 			ch := s.charge(j.demand(ref.Task), MachineID(mi))
 			for d, x := range ch {
@@ -310,7 +310,7 @@ func (c *checker) checkDevices() {
 		for _, d := range dv.takes[mi] {
 			used[d.device] += d.amount
 			held += d.amount
-			if j := s.jobs[d.t.Job]; j == nil || j.tasks[d.t.Task].state != TaskRunning || j.tasks[d.t.Task].machine != MachineID(mi) {
+			if j := s.jobs[d.t.Job]; j == nil || !s.running(j, d.t.Task) || j.tasks[d.t.Task].machine != MachineID(mi) {
 				c.fail("devices", fmt.Sprintf("machine %s: %s holds a device without running there", s.cl.Machines[mi].Name, d.t))
 			}
 		}
@@ -320,7 +320,7 @@ func (c *checker) checkDevices() {
 			}
 		}
 		var want int64
-		for _, r := range s.onMachine[mi] {
+		for _, r := range s.mach[mi].on {
 			want += s.jobs[r.Job].demand(r.Task)[dv.dim]
 		}
 		if want != held {

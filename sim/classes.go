@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"slices"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/labels"
@@ -40,29 +41,39 @@ func buildClasses(ms []Machine, nodes []Node) ([]Class, []ClassID) {
 	byKey := map[string]ClassID{}
 	classOf := make([]ClassID, len(ms))
 	var classes []Class
-	var b strings.Builder
+	var key []byte // reused: a lookup by string(key) does not allocate
+	var names []string
 	for i := range ms {
 		m := &ms[i]
-		b.Reset()
+		key = key[:0]
 		for _, v := range m.Cap {
-			b.Write(appendInt(nil, v))
-			b.WriteByte(',')
+			key = appendInt(key, v)
+			key = append(key, ',')
 		}
-		b.WriteByte('|')
+		key = append(key, '|')
 		nodeCap := eligibilityCap(m, nodes)
 		for _, v := range nodeCap {
-			b.Write(appendInt(nil, v))
-			b.WriteByte(',')
+			key = appendInt(key, v)
+			key = append(key, ',')
 		}
-		b.WriteByte('|')
-		b.Write(appendInt(nil, int64(m.Slots)))
-		b.WriteByte('|')
-		b.WriteString(labels.Set(m.Labels).String())
-		key := b.String()
-		c, ok := byKey[key]
+		key = append(key, '|')
+		key = appendInt(key, int64(m.Slots))
+		key = append(key, '|')
+		names = names[:0]
+		for k := range m.Labels { // sorted below
+			names = append(names, k)
+		}
+		slices.Sort(names)
+		for _, k := range names {
+			key = append(key, k...)
+			key = append(key, 0)
+			key = append(key, m.Labels[k]...)
+			key = append(key, 0)
+		}
+		c, ok := byKey[string(key)]
 		if !ok {
 			c = ClassID(len(classes))
-			byKey[key] = c
+			byKey[string(key)] = c
 			classes = append(classes, Class{Cap: m.Cap, Labels: m.Labels, Slots: m.Slots, NodeCap: nodeCap})
 		}
 		classes[c].Machines = append(classes[c].Machines, MachineID(i))

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fmt"
 	"math/big"
 	"math/rand/v2"
 	"slices"
@@ -8,13 +9,20 @@ import (
 )
 
 // TestEventHeapOrder pops random events in (at, kind, a, b, ver) order.
-// The packed key must order like the tuple.
+// The packed key and the branch-free comparison must order like the
+// tuple.
 func TestEventHeapOrder(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	var h eventHeap
 	var all []event
 	for i := 0; i < 5000; i++ {
 		e := mkEvent(Tick(rng.IntN(50)), uint8(rng.IntN(4)), int32(rng.IntN(20)), int32(rng.IntN(20)), uint32(rng.IntN(3)))
+		if rng.IntN(4) == 0 { // full ranges: the comparison's borrows cross every word
+			e = mkEvent(Tick(rng.Int64N(1<<40)), uint8(rng.IntN(4)), rng.Int32(), rng.Int32(), rng.Uint32())
+			if rng.IntN(2) == 0 {
+				e.at = Tick(rng.IntN(50))
+			}
+		}
 		all = append(all, e)
 		h.push(e)
 		if rng.IntN(3) == 0 { // interleave pops
@@ -47,32 +55,81 @@ func TestEventHeapOrder(t *testing.T) {
 	}
 }
 
-// TestFreeIndex compares FirstFit, ForEachFit and MaxFree with brute force
-// under random updates, hidden machines and slots.
+// TestFreeIndex compares FirstFit, ForEachFit, MaxFree, MaxScore and
+// BestAligned with brute force under random updates, hidden machines and
+// slots, for node widths of 4, 8 and 12 values (the padded demand of the
+// last one does not fit the stack buffer).
 func TestFreeIndex(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 4))
-	const M, D = 37, 3
+	cases := []struct {
+		D    int
+		slot bool
+	}{{3, true}, {4, false}, {5, true}, {9, false}}
+	for _, tc := range cases {
+		t.Run(fmt.Sprintf("D=%d,slot=%v", tc.D, tc.slot), func(t *testing.T) { testFreeIndex(t, tc.D, tc.slot) })
+	}
+}
+
+func testFreeIndex(t *testing.T, D int, slot bool) {
+	rng := rand.New(rand.NewPCG(3, uint64(D)))
+	const M = 37
+	vec := func(n int) Vec {
+		v := make(Vec, D)
+		for d := range v {
+			v[d] = int64(rng.IntN(n))
+		}
+		return v
+	}
 	class := make([]ClassID, M)
 	for m := range class {
 		class[m] = ClassID(rng.IntN(3))
 	}
-	x := newFreeIndex(D, true, class, 3)
+	caps := []Vec{vec(12), vec(12), vec(30)}
+	caps[1][0] = 0 // a dimension the class lacks: Align skips it
+	x := newFreeIndex(D, slot, class, caps)
 	free := make([]Vec, M)
 	slots := make([]int64, M)
 	hidden := make([]bool, M)
-	for step := 0; step < 4000; step++ {
-		m := rng.IntN(M)
-		free[m] = Vec{int64(rng.IntN(10)), int64(rng.IntN(10)), int64(rng.IntN(10))}
-		slots[m] = int64(rng.IntN(3))
-		hidden[m] = rng.IntN(8) == 0
-		x.set(MachineID(m), free[m], slots[m], hidden[m])
-		r := Vec{int64(rng.IntN(8)), int64(rng.IntN(8)), int64(rng.IntN(8))}
+	// a few recurring demands exercise BestAligned's kept trees; bursts
+	// of updates overflow its ring of changes
+	common := []Vec{vec(4), vec(4), vec(4), vec(4)}
+	for step := 0; step < 20000; step++ {
+		updates := 1
+		if rng.IntN(50) == 0 {
+			updates = 40
+		}
+		for range updates {
+			m := rng.IntN(M)
+			free[m] = vec(10)
+			slots[m] = int64(rng.IntN(3))
+			if !slot {
+				slots[m] = 1
+			}
+			hidden[m] = rng.IntN(8) == 0
+			x.set(MachineID(m), free[m], slots[m], hidden[m])
+		}
+		r := vec(8)
+		if rng.IntN(2) == 0 {
+			r = common[rng.IntN(len(common))]
+		}
 		c := ClassID(rng.IntN(3))
 		var want []MachineID
+		maxFree := make(Vec, D)
+		for d := range maxFree {
+			maxFree[d] = unfit
+		}
 		for k := 0; k < M; k++ {
-			if class[k] == c && free[k] != nil && !hidden[k] && slots[k] >= 1 && free[k].Dominates(r) {
+			if class[k] != c || free[k] == nil || hidden[k] {
+				continue
+			}
+			for d := range maxFree {
+				maxFree[d] = max(maxFree[d], free[k][d])
+			}
+			if slots[k] >= 1 && free[k].Dominates(r) {
 				want = append(want, MachineID(k))
 			}
+		}
+		if got := x.MaxFree(c); !slices.Equal(got, maxFree) {
+			t.Fatalf("step %d: MaxFree(%d) = %v, want %v", step, c, got, maxFree)
 		}
 		first := NoMachine
 		if len(want) > 0 {
@@ -86,8 +143,17 @@ func TestFreeIndex(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Fatalf("step %d: ForEachFit = %v, want %v", step, got, want)
 		}
-		w := []float64{rng.Float64(), rng.Float64(), rng.Float64()}
-		score := func(f Vec) float64 { return w[0]*float64(f[0]) + w[1]*float64(f[1]) + w[2]*float64(f[2]) }
+		wts := make([]float64, D)
+		for d := range wts {
+			wts[d] = rng.Float64()
+		}
+		score := func(f Vec) float64 {
+			var v float64
+			for d := range wts {
+				v += wts[d] * float64(f[d])
+			}
+			return v
+		}
 		bestM, bestV := NoMachine, 0.0
 		for _, k := range want {
 			if v := score(free[k]); bestM == NoMachine || v > bestV {
@@ -96,6 +162,15 @@ func TestFreeIndex(t *testing.T) {
 		}
 		if m, v := x.MaxScore(c, r, score); m != bestM || (m != NoMachine && v != bestV) {
 			t.Fatalf("step %d: MaxScore = %d (%v), want %d (%v)", step, m, v, bestM, bestV)
+		}
+		bestM, bestV = NoMachine, 0.0
+		for _, k := range want {
+			if v := Align(r, free[k], caps[c]); bestM == NoMachine || v > bestV {
+				bestM, bestV = k, v
+			}
+		}
+		if m, v := x.BestAligned(c, r); m != bestM || (m != NoMachine && v != bestV) {
+			t.Fatalf("step %d: BestAligned(%d, %v) = %d (%v), want %d (%v)", step, c, r, m, v, bestM, bestV)
 		}
 		if x.Holds(c, r) != (len(want) > 0) && len(want) > 0 {
 			t.Fatalf("step %d: Holds false with a fitting machine", step)

@@ -18,13 +18,12 @@ type engine struct {
 	elig    *eligibility
 	index   *FreeIndex
 
-	free      []int64 // M×D: fit limit minus demand of the running tasks
-	slots     []int64 // free task slots per machine
-	mRunning  []int32
-	onMachine [][]TaskRef // running tasks per machine, in start order
-	reserved  []UserID    // claimant a killed task's machine is held for
-	total     Vec         // C: the cluster's total capacity
-	invC      []float64
+	free     []int64 // M×D: fit limit minus demand of the running tasks
+	mach     []machRT
+	runs     []runRT // records of the running tasks
+	freeRuns []int32 // free records, the last freed reused first
+	total    Vec     // C: the cluster's total capacity
+	invC     []float64
 
 	users    []userRT
 	jobs     []*jobRT // by JobID; nil before arrival, after finish or when rejected
@@ -37,7 +36,6 @@ type engine struct {
 	round     uint32 // stamp of the coming Round (starts at 1)
 	inRound   bool
 	dirty     []MachineID
-	mStamp    []uint32
 	newGroups []GroupRef
 	ready     []TaskRef // tasks whose last predecessor just finished
 	timers    map[Tick]bool
@@ -65,8 +63,18 @@ type engine struct {
 	// roundObs are the observers told after every Round (RoundObserver).
 	roundObs []RoundObserver
 
-	stats Stats
-	err   error
+	stats  Stats
+	warmed uint32 // sink of warm's reads
+	err    error
+}
+
+// machRT is the run-time state of one machine besides its free vector,
+// in one place so that a task's start or end touches one line for it.
+type machRT struct {
+	slots    int64     // free task slots
+	on       []TaskRef // running tasks: in start order, but a removal moves the last into the hole
+	reserved UserID    // claimant a killed task's machine is held for
+	stamp    uint32    // round in which it was listed dirty
 }
 
 type userRT struct {
@@ -141,14 +149,26 @@ func newSim(cfg Config) (*engine, error) {
 	for i := range cl.Machines {
 		slotted = slotted || cl.Machines[i].Slots > 0
 	}
-	s.index = newFreeIndex(D, slotted, s.classOf, len(s.classes))
+	caps := make([]Vec, len(s.classes))
+	for c := range s.classes {
+		caps[c] = s.classes[c].Cap
+	}
+	s.index = newFreeIndex(D, slotted, s.classOf, caps)
 	s.free = make([]int64, M*D)
-	s.slots = make([]int64, M)
-	s.mRunning = make([]int32, M)
-	s.onMachine = make([][]TaskRef, M)
-	s.reserved = make([]UserID, M)
-	s.mStamp = make([]uint32, M)
+	s.mach = make([]machRT, M)
 	s.total = make(Vec, D)
+	// Each machine's running list starts with room for onStart tasks (or
+	// its slots), carved from one block: one allocation, not several per
+	// machine as the lists grow.
+	const onStart = 8
+	onBlock := make([]TaskRef, M*onStart)
+	for i := range cl.Machines {
+		n := onStart
+		if sl := int(cl.Machines[i].Slots); sl > 0 && sl < n {
+			n = sl
+		}
+		s.mach[i].on = onBlock[i*onStart : i*onStart : i*onStart+n]
+	}
 	for i := range cl.Machines {
 		m := &cl.Machines[i]
 		for d, c := range m.Cap {
@@ -157,12 +177,12 @@ func newSim(cfg Config) (*engine, error) {
 				s.total[d] += c
 			}
 		}
-		s.slots[i] = math.MaxInt32
+		s.mach[i].slots = math.MaxInt32
 		if m.Slots > 0 {
-			s.slots[i] = int64(m.Slots)
+			s.mach[i].slots = int64(m.Slots)
 		}
-		s.reserved[i] = NoUser
-		s.index.set(MachineID(i), s.free[i*D:i*D+D], s.slots[i], false)
+		s.mach[i].reserved = NoUser
+		s.index.set(MachineID(i), s.free[i*D:i*D+D], s.mach[i].slots, false)
 	}
 	for _, n := range cl.Nodes {
 		for d, c := range n.Cap {
@@ -226,15 +246,16 @@ func (s *engine) run(src JobSource) (*Result, error) {
 		changed, timer := false, false
 		for s.heap.len() > 0 && s.heap.min().at == t && s.err == nil {
 			ev := s.heap.pop()
+			s.warm()
 			switch ev.kind() {
 			case evFinish:
-				if j, v, ok := s.live(ev); ok {
+				if j, v, k, ok := s.live(ev); ok {
 					s.stats.Events++
-					s.finishTask(j, v)
+					s.finishTask(j, v, k)
 					changed = true
 				}
 			case evKill:
-				if j, v, ok := s.live(ev); ok {
+				if j, v, _, ok := s.live(ev); ok {
 					s.stats.Events++
 					claim, has := s.claims[TaskRef{j.id, v}]
 					if !has {
@@ -283,19 +304,67 @@ func (s *engine) run(src JobSource) (*Result, error) {
 	return s.rec.result(), nil
 }
 
-// live returns the job and task of a finish or kill event that is not
-// stale: the task still runs the same attempt.
-func (s *engine) live(ev event) (*jobRT, int32, bool) {
-	j := s.jobs[ev.a()]
-	if j == nil {
-		return nil, 0, false
+// warm reads the run record and the job the next event names (a finish
+// or a kill), so that their cache lines arrive while the current event is
+// applied: a prefetch in plain Go.
+func (s *engine) warm() {
+	if len(s.heap.a) == 0 {
+		return
 	}
-	b := ev.b()
-	t := &j.tasks[b]
-	if t.state != TaskRunning || t.ver != ev.ver {
-		return nil, 0, false
+	e := &s.heap.a[0]
+	if e.kind() > evKill || int(e.slot) >= len(s.runs) {
+		return
 	}
-	return j, b, true
+	if r := &s.runs[e.slot]; r.job >= 0 {
+		if j := s.jobs[r.job]; j != nil {
+			s.warmed += uint32(j.running)
+		}
+	}
+}
+
+// live returns the job, task and run record of a finish or kill event
+// that is not stale: its record still holds the same run (job, task and
+// version).
+func (s *engine) live(ev event) (*jobRT, int32, int32, bool) {
+	if int(ev.slot) >= len(s.runs) {
+		return nil, 0, 0, false
+	}
+	r := &s.runs[ev.slot]
+	if r.job != JobID(ev.a()) || r.task != ev.b() || r.ver != ev.ver {
+		return nil, 0, 0, false
+	}
+	return s.jobs[r.job], r.task, int32(ev.slot), true
+}
+
+// newRun returns a free run record.
+func (s *engine) newRun() int32 {
+	if n := len(s.freeRuns); n > 0 {
+		k := s.freeRuns[n-1]
+		s.freeRuns = s.freeRuns[:n-1]
+		return k
+	}
+	s.runs = append(s.runs, runRT{})
+	return int32(len(s.runs) - 1)
+}
+
+// running reports whether task v of j is running: its state says so and
+// its record still holds its run.
+func (s *engine) running(j *jobRT, v int32) bool {
+	t := &j.tasks[v]
+	if t.state != TaskRunning {
+		return false
+	}
+	r := &s.runs[t.run]
+	return r.job == j.id && r.task == v && r.ver == t.ver
+}
+
+// stateOf returns task v's state, TaskFinished for a run that ended (a
+// finish leaves the task as it was).
+func (s *engine) stateOf(j *jobRT, v int32) TaskState {
+	if st := j.tasks[v].state; st != TaskRunning || s.running(j, v) {
+		return st
+	}
+	return TaskFinished
 }
 
 func (s *engine) setNow(t Tick) {
@@ -366,16 +435,9 @@ func (s *engine) pull() error {
 
 // markDirty records that machine m's free capacity grew.
 func (s *engine) markDirty(m MachineID) {
-	if s.mStamp[m] != s.round {
-		s.mStamp[m] = s.round
+	if s.mach[m].stamp != s.round {
+		s.mach[m].stamp = s.round
 		s.dirty = append(s.dirty, m)
-	}
-}
-
-// observe calls fn for every observer.
-func (s *engine) observe(fn func(o Observer)) {
-	for _, o := range s.obs {
-		fn(o)
 	}
 }
 

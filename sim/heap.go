@@ -15,11 +15,13 @@ const (
 // Finish and kill: a = job, b = task, ver = the task's version when
 // scheduled (stale when it changed). Arrival: a = job ordinal. Timer:
 // a = b = 0. kind, a and b (both in [0, 2³¹)) are packed into key so that
-// an event compares in two integer comparisons.
+// an event compares in two integer comparisons. slot fills what would be
+// padding, so an event stays 24 bytes.
 type event struct {
-	at  Tick
-	key uint64 // kind<<62 | a<<31 | b
-	ver uint32
+	at   Tick
+	key  uint64 // kind<<62 | a<<31 | b
+	ver  uint32
+	slot uint32 // finish and kill: the run's record (engine.runs); not part of the key
 }
 
 func mkEvent(at Tick, kind uint8, a, b int32, ver uint32) event {
@@ -30,6 +32,8 @@ func (x *event) kind() uint8 { return uint8(x.key >> 62) }
 func (x *event) a() int32    { return int32(x.key >> 31 & (1<<31 - 1)) }
 func (x *event) b() int32    { return int32(x.key & (1<<31 - 1)) }
 
+// less orders events by (at, key, ver). Almost every comparison is
+// decided by at, a well-predicted branch.
 func (x *event) less(y *event) bool {
 	if x.at != y.at {
 		return x.at < y.at
@@ -51,55 +55,69 @@ func (h *eventHeap) len() int { return len(h.a) }
 func (h *eventHeap) min() *event { return &h.a[0] }
 
 func (h *eventHeap) push(e event) {
-	h.a = append(h.a, e)
-	i := len(h.a) - 1
+	a := append(h.a, e)
+	i := len(a) - 1
 	for i > 0 {
 		p := (i - 1) >> 2
-		if !e.less(&h.a[p]) {
+		if !e.less(&a[p]) {
 			break
 		}
-		h.a[i] = h.a[p]
+		a[i] = a[p]
 		i = p
 	}
-	h.a[i] = e
+	a[i] = e
+	h.a = a
 }
 
 // pop removes the least event. It moves the hole at the root down to a
 // leaf along the least children, then sifts the last event up from there
 // (Floyd's variant): the last event usually belongs near the leaves, so
-// this saves a comparison per level.
+// this saves a comparison per level. A node with four children picks the
+// least by a tournament of two pairs.
 func (h *eventHeap) pop() event {
-	top := h.a[0]
-	n := len(h.a) - 1
-	last := h.a[n]
-	h.a = h.a[:n]
+	a := h.a
+	top := a[0]
+	n := len(a) - 1
+	last := a[n]
+	a = a[:n]
+	h.a = a
 	if n == 0 {
 		return top
 	}
 	i := 0
-	for {
-		c := 4*i + 1
-		if c >= n {
-			break
+	for 4*i+5 <= n {
+		q := (*[4]event)(a[4*i+1:])
+		b0, b1 := 0, 2
+		if q[1].less(&q[0]) {
+			b0 = 1
 		}
+		if q[3].less(&q[2]) {
+			b1 = 3
+		}
+		if q[b1].less(&q[b0]) {
+			b0 = b1
+		}
+		a[i] = q[b0]
+		i = 4*i + 1 + b0
+	}
+	if c := 4*i + 1; c < n { // fewer than four children, all leaves
 		best := c
-		end := min(c+4, n)
-		for k := c + 1; k < end; k++ {
-			if h.a[k].less(&h.a[best]) {
+		for k := c + 1; k < n; k++ {
+			if a[k].less(&a[best]) {
 				best = k
 			}
 		}
-		h.a[i] = h.a[best]
+		a[i] = a[best]
 		i = best
 	}
 	for i > 0 {
 		p := (i - 1) >> 2
-		if !last.less(&h.a[p]) {
+		if !last.less(&a[p]) {
 			break
 		}
-		h.a[i] = h.a[p]
+		a[i] = a[p]
 		i = p
 	}
-	h.a[i] = last
+	a[i] = last
 	return top
 }

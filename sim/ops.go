@@ -14,72 +14,88 @@ func (s *engine) charge(dem Vec, m MachineID) Vec {
 	return dem
 }
 
-// addUsage adds sign·ch to the usage of job j, of its user and of the
-// cluster.
+// addUsage adds sign·ch (sign = ±1) to the usage of job j, of its user
+// and of the cluster.
 func (s *engine) addUsage(j *jobRT, ch Vec, sign int64) {
-	u := j.spec.User
+	u := j.user
 	s.rec.userChanging(u)
-	uu := s.users[u].usage
-	for d, x := range ch {
-		x *= sign
-		uu[d] += x
-		j.usage[d] += x
-		s.rec.alloc[d] += x
+	ur := &s.users[u]
+	uu, ju, al := ur.usage[:len(ch)], j.usage[:len(ch)], s.rec.alloc[:len(ch)]
+	if sign > 0 {
+		for d, x := range ch {
+			uu[d] += x
+			ju[d] += x
+			al[d] += x
+		}
+	} else {
+		for d, x := range ch {
+			uu[d] -= x
+			ju[d] -= x
+			al[d] -= x
+		}
 	}
 	s.rec.running += sign
-	s.users[u].running += int32(sign)
+	ur.running += int32(sign)
 	j.version++
 }
 
 // occupy puts task v on machine m.
 func (s *engine) occupy(j *jobRT, v int32, m MachineID) {
+	t := &j.tasks[v]
 	dem := j.demand(v)
 	f := s.machineFree(m)
+	f = f[:len(dem)]
 	for d, x := range dem {
 		f[d] -= x
 	}
-	s.slots[m]--
-	s.mRunning[m]++
-	s.reserved[m] = NoUser // only the claimant may place on a reserved machine
-	s.index.set(m, f, s.slots[m], false)
+	s.mach[m].slots--
+	s.mach[m].reserved = NoUser // only the claimant may place on a reserved machine
+	s.index.set(m, f, s.mach[m].slots, false)
 	s.addUsage(j, s.charge(dem, m), 1)
 	if s.dev != nil {
 		s.dev.take(m, TaskRef{j.id, v}, dem)
 	}
-	j.tasks[v].mpos = int32(len(s.onMachine[m]))
-	s.onMachine[m] = append(s.onMachine[m], TaskRef{j.id, v})
-	j.tasks[v].machine = m
+	s.mach[m].on = append(s.mach[m].on, TaskRef{j.id, v})
+	t.machine = m
 	j.running++
-	j.st[j.tasks[v].stage].running++
+	j.st[t.stage].running++
 }
 
-// vacate takes task v off its machine.
-func (s *engine) vacate(j *jobRT, v int32) {
-	t := &j.tasks[v]
-	m := t.machine
-	dem := j.demand(v)
+// vacate takes task v, of stage si, off machine m. It does not touch the
+// task.
+func (s *engine) vacate(j *jobRT, v int32, m MachineID, si int32) {
+	st := &j.st[si]
+	dem := st.dem
+	if st.dems != nil {
+		dem = st.dems[v-st.first]
+	}
 	f := s.machineFree(m)
+	f = f[:len(dem)]
 	for d, x := range dem {
 		f[d] += x
 	}
-	s.slots[m]++
-	s.mRunning[m]--
-	s.index.set(m, f, s.slots[m], s.reserved[m] != NoUser)
+	mr := &s.mach[m]
+	mr.slots++
+	s.index.set(m, f, mr.slots, mr.reserved != NoUser)
 	s.markDirty(m)
 	s.addUsage(j, s.charge(dem, m), -1)
 	if s.dev != nil {
 		s.dev.release(m, TaskRef{j.id, v})
 	}
-	on := s.onMachine[m] // swap-remove
+	// Swap-remove from the machine's list, found by a scan: a machine runs
+	// tens of tasks, and keeping each task's position would touch the
+	// moved task's cache line on every removal.
+	on := mr.on
 	last := len(on) - 1
-	if i := t.mpos; int(i) != last {
-		on[i] = on[last]
-		s.jobs[on[i].Job].tasks[on[i].Task].mpos = i
+	ref := TaskRef{j.id, v}
+	i := last
+	for on[i] != ref {
+		i--
 	}
-	s.onMachine[m] = on[:last]
-	t.machine = NoMachine
+	on[i] = on[last]
+	mr.on = on[:last]
 	j.running--
-	j.st[t.stage].running--
+	st.running--
 }
 
 // place starts runnable task v on machine m now; the caller checked
@@ -95,13 +111,17 @@ func (s *engine) place(j *jobRT, v int32, m MachineID) {
 	}
 	t.state = TaskRunning
 	t.start = s.now
-	t.end = s.now + t.act - t.ran
+	k := s.newRun()
+	t.run = k
+	s.runs[k] = runRT{job: j.id, task: v, machine: m, ver: t.ver, stage: t.stage, estEnd: t.estEnd()}
 	j.runEnd += ns * float64(t.estEnd()-j.base)
 	j.runNS += ns
 	if j.start < 0 {
 		j.start = s.now
 	}
-	s.push(mkEvent(t.end, evFinish, int32(j.id), v, t.ver))
+	ev := mkEvent(s.now+t.act-t.ran, evFinish, int32(j.id), v, t.ver) // the actual end
+	ev.slot = uint32(k)
+	s.push(ev)
 	if s.overdue != nil {
 		s.overdue.push(overdueEntry{at: t.estEnd(), job: j.id, task: v, ver: t.ver})
 	}
@@ -109,39 +129,47 @@ func (s *engine) place(j *jobRT, v int32, m MachineID) {
 	if s.chk != nil {
 		s.chk.started(j, v, m)
 	}
-	ref := TaskRef{j.id, v}
-	s.observe(func(o Observer) { o.TaskStarted(s.state, ref, m) })
+	for _, o := range s.obs {
+		o.TaskStarted(s.state, TaskRef{j.id, v}, m)
+	}
 }
 
-// stopRun ends task v's current run: off its machine and out of the
-// running work sums.
-func (s *engine) stopRun(j *jobRT, v int32) {
-	t := &j.tasks[v]
-	ns := s.taskNS(j, v)
-	if t.flags&flagOverdue != 0 {
+// stopRun ends the run of task v held by record k: off its machine, out
+// of the running work sums, and the record freed. It reads the record,
+// not the task.
+func (s *engine) stopRun(j *jobRT, v, k int32) {
+	r := &s.runs[k]
+	st := &j.st[r.stage]
+	ns := st.ns
+	if st.dems != nil {
+		ns = s.normSum(st.dems[v-st.first])
+	}
+	if r.flags&flagOverdue != 0 {
 		j.overdueNS -= ns
-		t.flags &^= flagOverdue
 	} else {
-		j.runEnd -= ns * float64(t.estEnd()-j.base)
+		j.runEnd -= ns * float64(r.estEnd-j.base)
 		j.runNS -= ns
 	}
-	s.vacate(j, v)
+	s.vacate(j, v, r.machine, r.stage)
 	if j.running == 0 {
 		j.runEnd, j.runNS, j.overdueNS = 0, 0, 0
 	}
+	*r = runRT{job: -1}
+	s.freeRuns = append(s.freeRuns, k)
 }
 
-// finishTask applies the completion of running task v.
-func (s *engine) finishTask(j *jobRT, v int32) {
-	m := j.tasks[v].machine
-	s.stopRun(j, v)
-	j.tasks[v].state = TaskFinished
+// finishTask applies the completion of running task v, run record k. The
+// task is left as it was: with its record freed, it reads as finished.
+func (s *engine) finishTask(j *jobRT, v, k int32) {
+	m, si := s.runs[k].machine, s.runs[k].stage
+	s.stopRun(j, v, k)
 	if s.chk != nil {
 		s.chk.ended(j, v, m, EndFinished)
 	}
-	ref := TaskRef{j.id, v}
-	s.observe(func(o Observer) { o.TaskEnded(s.state, ref, m, EndFinished) })
-	s.complete(j, v)
+	for _, o := range s.obs {
+		o.TaskEnded(s.state, TaskRef{j.id, v}, m, EndFinished)
+	}
+	s.complete(j, v, si)
 	s.drainReady()
 }
 
@@ -152,7 +180,8 @@ func (s *engine) kill(j *jobRT, v int32, claimant UserID) {
 	m := t.machine
 	lost := s.now - t.start + t.ran
 	ns := s.taskNS(j, v)
-	s.stopRun(j, v)
+	s.stopRun(j, v, t.run)
+	t.machine = NoMachine
 	if s.chk != nil {
 		s.chk.ended(j, v, m, EndKilled)
 	}
@@ -168,15 +197,17 @@ func (s *engine) kill(j *jobRT, v int32, claimant UserID) {
 	if claimant != NoUser {
 		s.reserve(m, claimant)
 	}
-	ref := TaskRef{j.id, v}
-	s.observe(func(o Observer) { o.TaskEnded(s.state, ref, m, EndKilled) })
+	for _, o := range s.obs {
+		o.TaskEnded(s.state, TaskRef{j.id, v}, m, EndKilled)
+	}
 }
 
 // suspend ends running task v and requeues it keeping its progress.
 func (s *engine) suspend(j *jobRT, v int32) {
 	t := &j.tasks[v]
 	m := t.machine
-	s.stopRun(j, v)
+	s.stopRun(j, v, t.run)
+	t.machine = NoMachine
 	if s.chk != nil {
 		s.chk.ended(j, v, m, EndSuspended)
 	}
@@ -187,39 +218,45 @@ func (s *engine) suspend(j *jobRT, v int32) {
 	j.pendingWork += float64(max(1, t.est-t.ran)) * s.taskNS(j, v)
 	j.unstarted++
 	s.enqueue(j, v)
-	ref := TaskRef{j.id, v}
-	s.observe(func(o Observer) { o.TaskEnded(s.state, ref, m, EndSuspended) })
+	for _, o := range s.obs {
+		o.TaskEnded(s.state, TaskRef{j.id, v}, m, EndSuspended)
+	}
 }
 
 // migrate moves running task v to machine m; its end stays the same.
 func (s *engine) migrate(j *jobRT, v int32, m MachineID) {
-	from := j.tasks[v].machine
-	s.vacate(j, v)
+	t := &j.tasks[v]
+	from := t.machine
+	s.vacate(j, v, from, t.stage)
 	s.occupy(j, v, m)
+	s.runs[t.run].machine = m
 	j.migrations++
 	s.stats.Migrations++
 	if s.chk != nil {
 		s.chk.ended(j, v, from, EndMigrated)
 		s.chk.started(j, v, m)
 	}
-	ref := TaskRef{j.id, v}
-	s.observe(func(o Observer) { o.TaskEnded(s.state, ref, from, EndMigrated) })
-	s.observe(func(o Observer) { o.TaskStarted(s.state, ref, m) })
+	for _, o := range s.obs {
+		o.TaskEnded(s.state, TaskRef{j.id, v}, from, EndMigrated)
+	}
+	for _, o := range s.obs {
+		o.TaskStarted(s.state, TaskRef{j.id, v}, m)
+	}
 }
 
 // reserve hides machine m from the fit index and holds it for user u.
 func (s *engine) reserve(m MachineID, u UserID) {
-	s.reserved[m] = u
-	s.index.set(m, s.machineFree(m), s.slots[m], true)
+	s.mach[m].reserved = u
+	s.index.set(m, s.machineFree(m), s.mach[m].slots, true)
 }
 
 // unreserve makes a reserved machine available to everyone again.
 func (s *engine) unreserve(m MachineID) {
-	if s.reserved[m] == NoUser {
+	if s.mach[m].reserved == NoUser {
 		return
 	}
-	s.reserved[m] = NoUser
-	s.index.set(m, s.machineFree(m), s.slots[m], false)
+	s.mach[m].reserved = NoUser
+	s.index.set(m, s.machineFree(m), s.mach[m].slots, false)
 	s.markDirty(m)
 }
 
@@ -291,13 +328,13 @@ func (s *engine) markOverdue() {
 			continue
 		}
 		t := &j.tasks[e.task]
-		if t.state != TaskRunning || t.ver != e.ver || t.flags&flagOverdue != 0 {
+		if !s.running(j, e.task) || t.ver != e.ver || s.runs[t.run].flags&flagOverdue != 0 {
 			continue
 		}
 		ns := s.taskNS(j, e.task)
 		j.runEnd -= ns * float64(t.estEnd()-j.base)
 		j.runNS -= ns
 		j.overdueNS += ns
-		t.flags |= flagOverdue
+		s.runs[t.run].flags |= flagOverdue
 	}
 }

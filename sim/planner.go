@@ -88,12 +88,12 @@ func (p *Planner) check(op string, j *jobRT, v int32, m MachineID) *PlanError {
 	if !j.st[j.tasks[v].stage].elig.Has(s.classOf[m]) {
 		return &PlanError{Op: op, Task: ref, Machine: m, Err: ErrIneligible}
 	}
-	if r := s.reserved[m]; r != NoUser && r != j.spec.User {
+	if r := s.mach[m].reserved; r != NoUser && r != j.user {
 		return &PlanError{Op: op, Task: ref, Machine: m, Err: ErrReserved}
 	}
 	dem := j.demand(v)
 	f := s.machineFree(m)
-	if s.slots[m] >= 1 && f.Dominates(dem) {
+	if s.mach[m].slots >= 1 && f.Dominates(dem) {
 		if s.dev == nil || s.dev.fits(m, dem) {
 			return nil
 		}
@@ -107,7 +107,7 @@ func (p *Planner) check(op string, j *jobRT, v int32, m MachineID) *PlanError {
 		}
 		have[d], need[d] = float64(f[d])*q, float64(dem[d])*q
 	}
-	have[s.D], need[s.D] = float64(min(s.slots[m], 1)), 1
+	have[s.D], need[s.D] = float64(min(s.mach[m].slots, 1)), 1
 	return &PlanError{Op: op, Task: ref, Machine: m, Err: ErrNoFit, Shortfalls: binpack.Shortfalls(have, need)}
 }
 
@@ -149,7 +149,7 @@ func (p *Planner) Preempt(t TaskRef, mode PreemptMode, grace Tick, claimant User
 	if j == nil {
 		return p.refuse(&PlanError{Op: "preempt", Task: t, Machine: NoMachine, Err: ErrUnknown})
 	}
-	if task.state != TaskRunning {
+	if !s.running(j, t.Task) {
 		return p.refuse(&PlanError{Op: "preempt", Task: t, Machine: NoMachine, Err: ErrNotRunning})
 	}
 	s.stats.Preemptions++
@@ -163,7 +163,9 @@ func (p *Planner) Preempt(t TaskRef, mode PreemptMode, grace Tick, claimant User
 		}
 		s.claims[t] = claimant
 	}
-	s.push(mkEvent(s.now+grace, evKill, int32(t.Job), t.Task, task.ver))
+	ev := mkEvent(s.now+grace, evKill, int32(t.Job), t.Task, task.ver)
+	ev.slot = uint32(task.run)
+	s.push(ev)
 	return nil
 }
 
@@ -171,11 +173,11 @@ func (p *Planner) Preempt(t TaskRef, mode PreemptMode, grace Tick, claimant User
 // again and resumes where it left off when placed (Choosy §7.1).
 func (p *Planner) Suspend(t TaskRef) error {
 	p.inRound()
-	j, task := p.task(t)
+	j, _ := p.task(t)
 	if j == nil {
 		return p.refuse(&PlanError{Op: "suspend", Task: t, Machine: NoMachine, Err: ErrUnknown})
 	}
-	if task.state != TaskRunning {
+	if !p.s.running(j, t.Task) {
 		return p.refuse(&PlanError{Op: "suspend", Task: t, Machine: NoMachine, Err: ErrNotRunning})
 	}
 	p.s.suspend(j, t.Task)
@@ -191,7 +193,7 @@ func (p *Planner) Migrate(t TaskRef, m MachineID) error {
 	if j == nil || m < 0 || int(m) >= len(s.classOf) {
 		return p.refuse(&PlanError{Op: "migrate", Task: t, Machine: m, Err: ErrUnknown})
 	}
-	if task.state != TaskRunning || task.machine == m {
+	if !s.running(j, t.Task) || task.machine == m {
 		return p.refuse(&PlanError{Op: "migrate", Task: t, Machine: m, Err: ErrNotRunning})
 	}
 	if e := p.check("migrate", j, t.Task, m); e != nil {

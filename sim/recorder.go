@@ -71,8 +71,12 @@ func (r *recorder) advance(now Tick) {
 // dom returns user u's current dominant share (float, for metrics).
 func (r *recorder) dom(u int) float64 {
 	var x float64
-	for d, v := range r.s.users[u].usage {
-		x = max(x, float64(v)*r.s.invC[d])
+	use := r.s.users[u].usage
+	invC := r.s.invC[:len(use)]
+	for d, v := range use {
+		if y := float64(v) * invC[d]; y > x { // = max(x, y): y is never NaN, and x starts at +0
+			x = y
+		}
 	}
 	return x
 }
@@ -100,7 +104,11 @@ func (r *recorder) flushUser(u int, t Tick) {
 }
 
 // userChanging is called before user u's usage changes at now.
-func (r *recorder) userChanging(u UserID) { r.flushUser(int(u), r.s.now) }
+func (r *recorder) userChanging(u UserID) {
+	if r.uLast[u] < r.s.now {
+		r.flushUser(int(u), r.s.now)
+	}
+}
 
 // closeWindow computes Jain's index (Σx)²/(n·Σx²) over the users active
 // during the whole window, x_u = time-averaged Dom/w_u, and starts the

@@ -12,11 +12,28 @@ type series struct {
 	userOff int // values: dims allocation, then running, then users
 	w       Tick
 	vals    []float64 // max buckets × k
+	// gi and ui[u] are buckets at or before the start of the next global
+	// and user u's segment, from which bucket walks forward: segments
+	// follow one another, so finding a segment's bucket takes no division.
+	gi Tick
+	ui []Tick
 }
 
 func newSeries(points, dims, users int) *series {
 	k := dims + 1 + users
-	return &series{max: max(points, 2), k: k, userOff: dims + 1, w: 1, vals: make([]float64, max(points, 2)*k)}
+	return &series{max: max(points, 2), k: k, userOff: dims + 1, w: 1, vals: make([]float64, max(points, 2)*k), ui: make([]Tick, users)}
+}
+
+// bucket returns the bucket holding time a, given a bucket at or before
+// it.
+func (s *series) bucket(hint, a Tick) Tick {
+	if (hint+4)*s.w <= a {
+		return a / s.w
+	}
+	for (hint+1)*s.w <= a {
+		hint++
+	}
+	return hint
 }
 
 // fit doubles the bucket width until time b falls within the buckets.
@@ -40,47 +57,46 @@ func (s *series) fit(b Tick) {
 			}
 		}
 		s.w *= 2
-	}
-}
-
-// each calls fn(bucket, overlap) for the buckets [a, b) covers.
-func (s *series) each(a, b Tick, fn func(i int, dt float64)) {
-	s.fit(b)
-	for i := int(a / s.w); Tick(i)*s.w < b; i++ {
-		lo, hi := max(a, Tick(i)*s.w), min(b, Tick(i+1)*s.w)
-		if hi > lo {
-			fn(i, float64(hi-lo))
+		s.gi /= 2 // bucket i at width w lies in bucket i/2 at width 2w
+		for u := range s.ui {
+			s.ui[u] /= 2
 		}
 	}
 }
 
-// addGlobal adds the allocation and the running count over [a, b).
+// addGlobal adds the allocation and the running count over [a, b); a is
+// at or after the previous call's b.
 func (s *series) addGlobal(a, b Tick, alloc Vec, running int64) {
-	if i := a / s.w; b <= (i+1)*s.w && i < Tick(s.max) { // within one bucket: the common case
-		v := s.vals[int(i)*s.k:]
-		dt := float64(b - a)
-		for d, x := range alloc {
-			v[d] += float64(x) * dt
-		}
-		v[len(alloc)] += float64(running) * dt
-		return
+	if b > Tick(s.max)*s.w {
+		s.fit(b)
 	}
-	s.each(a, b, func(i int, dt float64) {
-		v := s.vals[i*s.k:]
-		for d, x := range alloc {
+	D := len(alloc)
+	i := s.bucket(s.gi, a)
+	for ; i*s.w < b; i++ { // the buckets [a, b) covers; usually one
+		lo, hi := max(a, i*s.w), min(b, (i+1)*s.w)
+		dt := float64(hi - lo)
+		v := s.vals[int(i)*s.k : int(i)*s.k+D+1]
+		for d, x := range alloc[:D] {
 			v[d] += float64(x) * dt
 		}
-		v[len(alloc)] += float64(running) * dt
-	})
+		v[D] += float64(running) * dt
+	}
+	s.gi = i - 1 // holds b − 1
 }
 
-// addUser adds user u's dominant share x over [a, b).
+// addUser adds user u's dominant share x over [a, b); a is at or after
+// the previous call's b for u.
 func (s *series) addUser(a, b Tick, u int, x float64) {
-	if i := a / s.w; b <= (i+1)*s.w && i < Tick(s.max) {
-		s.vals[int(i)*s.k+s.userOff+u] += x * float64(b-a)
-		return
+	if b > Tick(s.max)*s.w {
+		s.fit(b)
 	}
-	s.each(a, b, func(i int, dt float64) { s.vals[i*s.k+s.userOff+u] += x * dt })
+	off := s.userOff + u
+	i := s.bucket(s.ui[u], a)
+	for ; i*s.w < b; i++ {
+		lo, hi := max(a, i*s.w), min(b, (i+1)*s.w)
+		s.vals[int(i)*s.k+off] += x * float64(hi-lo)
+	}
+	s.ui[u] = i - 1
 }
 
 // Series are time series of a run, one point per bucket of Step ticks

@@ -114,10 +114,10 @@ func (st *State) Eligible(t TaskRef) *ClassSet {
 func (st *State) Fits(t TaskRef, m MachineID) bool {
 	j := st.Job(t.Job).j
 	s := st.s
-	if !j.st[j.tasks[t.Task].stage].elig.Has(s.classOf[m]) || s.slots[m] < 1 {
+	if !j.st[j.tasks[t.Task].stage].elig.Has(s.classOf[m]) || s.mach[m].slots < 1 {
 		return false
 	}
-	if r := s.reserved[m]; r != NoUser && r != j.spec.User {
+	if r := s.mach[m].reserved; r != NoUser && r != j.user {
 		return false
 	}
 	dem := j.demand(t.Task)
@@ -198,7 +198,7 @@ func (st *State) Dom(r Vec) float64 {
 
 // RunningOn returns the tasks running on machine m, in no particular
 // order. Do not modify.
-func (st *State) RunningOn(m MachineID) []TaskRef { return st.s.onMachine[m] }
+func (st *State) RunningOn(m MachineID) []TaskRef { return st.s.mach[m].on }
 
 // MachineView is a read-only view of one machine.
 type MachineView struct {
@@ -211,11 +211,11 @@ func (m MachineView) Name() string              { return m.s.cl.Machines[m.id].N
 func (m MachineView) Class() ClassID            { return m.s.classOf[m.id] }
 func (m MachineView) Cap() Vec                  { return m.s.cl.Machines[m.id].Cap }
 func (m MachineView) Labels() map[string]string { return m.s.cl.Machines[m.id].Labels }
-func (m MachineView) Running() int              { return int(m.s.mRunning[m.id]) }
+func (m MachineView) Running() int              { return int(len(m.s.mach[m.id].on)) }
 func (m MachineView) Node() int32               { return m.s.cl.Machines[m.id].Node }
 func (m MachineView) Owner() UserID             { return m.s.cl.Machines[m.id].Owner }
-func (m MachineView) ReservedFor() UserID       { return m.s.reserved[m.id] }
-func (m MachineView) FreeSlots() int64          { return m.s.slots[m.id] }
+func (m MachineView) ReservedFor() UserID       { return m.s.mach[m.id].reserved }
+func (m MachineView) FreeSlots() int64          { return m.s.mach[m.id].slots }
 
 // Free returns the free capacity: the fit limit (capacity × overbook)
 // minus the demand of the running tasks. Do not modify.

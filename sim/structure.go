@@ -29,8 +29,17 @@ func newStructure(j *Job, dims int) (*structure, string) {
 	if S == 0 {
 		return nil, "the job has no stages"
 	}
-	g := &structure{first: make([]int32, S+1), bChild: make([][]int32, S), bPar: make([][]int32, S),
-		oChild: make([][]int32, S), oPar: make([][]int32, S)}
+	total := 0
+	for s := range j.Stages {
+		total += max(0, int(j.Stages[s].Tasks))
+	}
+	// One block each for the int32 arrays (first, stageOf, stageOrder and
+	// the link counts) and the per-stage lists: a job costs a few
+	// allocations, not one per array and per link.
+	ints := make([]int32, (S+1)+total+S+4*S)
+	lists := make([][]int32, 4*S)
+	g := &structure{first: ints[: S+1 : S+1], bChild: lists[:S:S], bPar: lists[S : 2*S : 2*S],
+		oChild: lists[2*S : 3*S : 3*S], oPar: lists[3*S:]}
 	n := 0
 	for s := range j.Stages {
 		st := &j.Stages[s]
@@ -65,29 +74,50 @@ func newStructure(j *Job, dims int) (*structure, string) {
 		n += int(st.Tasks)
 	}
 	g.first[S] = int32(n)
-	g.stageOf = make([]int32, n)
+	g.stageOf = ints[S+1 : S+1+n : S+1+n]
+	g.stageOrder = ints[S+1+n : S+1+n : 2*S+1+n]
 	for s := 0; s < S; s++ {
 		for t := g.first[s]; t < g.first[s+1]; t++ {
 			g.stageOf[t] = int32(s)
 		}
 	}
+	// Links: validate and count per list, then fill lists carved from one
+	// block, in link order.
+	cnt := ints[2*S+1+n:]
 	for _, l := range j.Links {
 		if l.From < 0 || int(l.From) >= S || l.To < 0 || int(l.To) >= S || l.From == l.To {
 			return nil, fmt.Sprintf("stage link %d -> %d is out of range", l.From, l.To)
 		}
 		switch l.Kind {
 		case Barrier:
-			g.bChild[l.From] = append(g.bChild[l.From], l.To)
-			g.bPar[l.To] = append(g.bPar[l.To], l.From)
+			cnt[l.From]++
+			cnt[S+int(l.To)]++
 		case OneToOne:
 			if j.Stages[l.From].Tasks != j.Stages[l.To].Tasks {
 				return nil, fmt.Sprintf("one-to-one link %s -> %s joins stages of %d and %d tasks",
 					j.Stages[l.From].Name, j.Stages[l.To].Name, j.Stages[l.From].Tasks, j.Stages[l.To].Tasks)
 			}
-			g.oChild[l.From] = append(g.oChild[l.From], l.To)
-			g.oPar[l.To] = append(g.oPar[l.To], l.From)
+			cnt[2*S+int(l.From)]++
+			cnt[3*S+int(l.To)]++
 		default:
 			return nil, fmt.Sprintf("stage link %d -> %d has unknown kind %d", l.From, l.To, l.Kind)
+		}
+	}
+	if len(j.Links) > 0 {
+		block := make([]int32, 2*len(j.Links))
+		for k, c := range cnt {
+			if c > 0 {
+				lists[k], block = block[:0:c], block[c:]
+			}
+		}
+		for _, l := range j.Links {
+			if l.Kind == Barrier {
+				g.bChild[l.From] = append(g.bChild[l.From], l.To)
+				g.bPar[l.To] = append(g.bPar[l.To], l.From)
+			} else {
+				g.oChild[l.From] = append(g.oChild[l.From], l.To)
+				g.oPar[l.To] = append(g.oPar[l.To], l.From)
+			}
 		}
 	}
 	g.barrierOnly = len(j.Edges) == 0
@@ -200,11 +230,16 @@ func (g *structure) release(u int32, left, stageLeft []int32, ready func(int32))
 func (g *structure) analyse() bool {
 	if g.barrierOnly {
 		S := len(g.bPar)
-		indeg := make([]int32, S)
+		var buf [16]int32
+		indeg := buf[:0]
+		if S > len(buf) {
+			indeg = make([]int32, S)
+		}
+		indeg = indeg[:S]
 		for s := range indeg {
 			indeg[s] = int32(len(g.bPar[s]))
 		}
-		order := make([]int32, 0, S)
+		order := g.stageOrder[:0] // room for S, from newStructure's block
 		for s := range indeg {
 			if indeg[s] == 0 {
 				order = append(order, int32(s))
@@ -245,7 +280,12 @@ func (g *structure) analyse() bool {
 func (g *structure) cpl(dur func(int32) Tick) Tick {
 	var length Tick
 	if g.barrierOnly {
-		ef := make([]Tick, len(g.bPar))
+		var buf [16]Tick
+		ef := buf[:0]
+		if len(g.bPar) > len(buf) {
+			ef = make([]Tick, len(g.bPar))
+		}
+		ef = ef[:len(g.bPar)]
 		for _, s := range g.stageOrder {
 			var es, d Tick
 			for _, p := range g.bPar[s] {
@@ -321,9 +361,15 @@ func (g *structure) bottomLevels(dur func(int32) Tick, set func(int32, Tick)) {
 }
 
 // stageDepth returns each stage's breadth-first level: 0 for stages of
-// source tasks, else 1 + the deepest parent stage, over task order.
-func (g *structure) stageDepth() []int32 {
-	sd := make([]int32, len(g.bPar))
+// source tasks, else 1 + the deepest parent stage, over task order; in
+// buf when it has room.
+func (g *structure) stageDepth(buf []int32) []int32 {
+	sd := buf[:0]
+	if len(g.bPar) > cap(buf) {
+		sd = make([]int32, len(g.bPar))
+	}
+	sd = sd[:len(g.bPar)]
+	clear(sd)
 	if g.barrierOnly {
 		for _, s := range g.stageOrder {
 			for _, p := range g.bPar[s] {

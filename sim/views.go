@@ -79,10 +79,15 @@ type TaskView struct {
 	v int32
 }
 
-func (t TaskView) Ref() TaskRef        { return TaskRef{t.j.id, t.v} }
-func (t TaskView) Stage() int32        { return t.j.tasks[t.v].stage }
-func (t TaskView) State() TaskState    { return t.j.tasks[t.v].state }
-func (t TaskView) Machine() MachineID  { return t.j.tasks[t.v].machine }
+func (t TaskView) Ref() TaskRef     { return TaskRef{t.j.id, t.v} }
+func (t TaskView) Stage() int32     { return t.j.tasks[t.v].stage }
+func (t TaskView) State() TaskState { return t.s.stateOf(t.j, t.v) }
+func (t TaskView) Machine() MachineID {
+	if !t.s.running(t.j, t.v) {
+		return NoMachine
+	}
+	return t.j.tasks[t.v].machine
+}
 func (t TaskView) Key() int64          { return t.j.tasks[t.v].key }
 func (t TaskView) Eligible() *ClassSet { return t.j.st[t.j.tasks[t.v].stage].elig }
 
@@ -104,7 +109,9 @@ func (t TaskView) Start() Tick { return t.j.tasks[t.v].start }
 func (t TaskView) Ran() Tick { return t.j.tasks[t.v].ran }
 
 // EstRemaining returns rem̂ = max(1, d̂ − done) (SIMULATE.md §2.1).
-func (t TaskView) EstRemaining() Tick { return t.j.tasks[t.v].estRemaining(t.s.now) }
+func (t TaskView) EstRemaining() Tick {
+	return t.j.tasks[t.v].estRemaining(t.s.now, t.s.running(t.j, t.v))
+}
 
 // StageView is a read-only view of one stage of an active job.
 type StageView struct {
@@ -115,7 +122,7 @@ type StageView struct {
 
 func (v StageView) Name() string              { return v.j.spec.Stages[v.si].Name }
 func (v StageView) Tasks() int32              { return v.j.spec.Stages[v.si].Tasks }
-func (v StageView) Unfinished() int32         { return v.j.stageLeft[v.si] }
+func (v StageView) Unfinished() int32         { return v.j.st[v.si].left }
 func (v StageView) Running() int32            { return v.j.st[v.si].running }
 func (v StageView) Runnable() int             { return len(v.j.runnable(v.si)) }
 func (v StageView) Eligible() *ClassSet       { return v.j.st[v.si].elig }

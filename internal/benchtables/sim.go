@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"time"
@@ -20,7 +21,9 @@ import (
 // simTables prints the simulator's speed (SIMULATE.md §6): per policy, the
 // events per second of the simulation loop alone on W-FB at load 0.9 on
 // 1,000 machines (about 100,000 tasks, generated before the timer), with
-// the peak RSS of the same cell run end to end by the capplan binary; then
+// the heap allocations per event (ALLOC/EVENT: all of the run's
+// allocations, arrivals included, over its events) and the peak RSS of
+// the same cell run end to end by the capplan binary; then
 // end-to-end runs of the binary: the Alibaba v2018 sample replayed with
 // trace arrivals per policy, and a 1-million-task W-FB on 4,000 machines
 // under --compare fifo,drf,tetris. Wall times on a shared machine count
@@ -49,7 +52,7 @@ const simLoopJobs = 1076
 
 func simLoopTable(quick bool, bin, dir string) error {
 	t := reports.Table{Title: "Simulator loop: W-FB at load 0.9, 1 ms ticks, seed 1 (loop timed alone; RSS of `capplan simulate` on the same cell)",
-		Header: []string{"POLICY", "WORKLOAD", "MACHINES", "TASKS", "EVENTS", "EVENTS/S", "EVENTS/CPU-S", "PLACEMENTS/S", "PEAK LIVE TASKS", "PEAK RSS"}}
+		Header: []string{"POLICY", "WORKLOAD", "MACHINES", "TASKS", "EVENTS", "EVENTS/S", "EVENTS/CPU-S", "PLACEMENTS/S", "ALLOC/EVENT", "PEAK LIVE TASKS", "PEAK RSS"}}
 	for range t.Header {
 		t.Align = append(t.Align, reports.AlignRight)
 	}
@@ -73,6 +76,8 @@ func simLoopTable(quick bool, bin, dir string) error {
 		if err != nil {
 			return err
 		}
+		var ms0, ms1 runtime.MemStats
+		runtime.ReadMemStats(&ms0)
 		cpu0, t0 := cpuTime(), time.Now()
 		res, err := sim.Run(sim.Config{Cluster: g.Cluster(), Users: g.Users(), Policy: pol, Seed: 1, TickSeconds: 0.001},
 			sim.NewSliceSource(jobs))
@@ -80,6 +85,7 @@ func simLoopTable(quick bool, bin, dir string) error {
 			return err
 		}
 		wall, cpu := time.Since(t0), cpuTime()-cpu0
+		runtime.ReadMemStats(&ms1)
 		st := res.Stats
 		_, rss, err := runCapplan(bin, "simulate", "--workload", "fb", "--wparam", fmt.Sprintf("jobs=%d,machines=1000", simLoopJobs),
 			"--load", "0.9", "--policy", name, "-o", filepath.Join(dir, "out.json"))
@@ -87,7 +93,8 @@ func simLoopTable(quick bool, bin, dir string) error {
 			return err
 		}
 		t.Rows = append(t.Rows, []string{name, "synthfb", "1000", fmt.Sprint(tasks), fmt.Sprint(st.Events),
-			rate(st.Events, wall), rate(st.Events, cpu), rate(st.Placements, wall), fmt.Sprint(st.PeakLiveTasks), mib(uint64(rss))})
+			rate(st.Events, wall), rate(st.Events, cpu), rate(st.Placements, wall), fmt.Sprintf("%.2f", float64(ms1.Mallocs-ms0.Mallocs)/float64(st.Events)),
+			fmt.Sprint(st.PeakLiveTasks), mib(uint64(rss))})
 	}
 	return render(t)
 }

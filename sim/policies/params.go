@@ -85,7 +85,9 @@ func (b *binder) number(name string, p *float64, lo, hi float64, doc string) {
 }
 
 // fraction declares an exact rational parameter in [lo, hi] (such as a
-// queue's maximum share, compared exactly).
+// queue's maximum share, compared exactly). It sets *p in place, so p must
+// belong to the parameters being bound, not to the policy's defaults
+// (which every construction copies): bind clones the default's Rat first.
 func (b *binder) fraction(name string, p *big.Rat, lo, hi int64, doc string) {
 	b.add(name, p.FloatString(3), doc, func(v string) error {
 		x, ok := new(big.Rat).SetString(v)

@@ -42,20 +42,8 @@ type Placement struct {
 }
 
 // Align returns the alignment of demand r on machine m: the dot product of
-// demand and free capacity, both over the machine's capacity. Products are
-// converted explicitly so no FMA fusion changes results between platforms.
-func Align(r, free, capacity sim.Vec) float64 {
-	var a float64
-	for d, x := range r {
-		c := capacity[d]
-		if c <= 0 {
-			continue
-		}
-		fc := float64(c)
-		a += float64(float64(x)/fc) * float64(free[d]) / fc
-	}
-	return a
-}
+// demand and free capacity, both over the machine's capacity (sim.Align).
+func Align(r, free, capacity sim.Vec) float64 { return sim.Align(r, free, capacity) }
 
 // Choose returns the machine for task t under the rule, or NoMachine.
 func (pl Placement) Choose(s *sim.State, t sim.TaskRef) sim.MachineID {
@@ -94,14 +82,13 @@ func (pl Placement) Choose(s *sim.State, t sim.TaskRef) sim.MachineID {
 }
 
 // bestAligned returns the best-aligned machine over all fitting machines
-// (K = all) by branch and bound on each eligible class's max-tree:
-// alignment is non-decreasing in free capacity. Ties go to the lower id.
+// (K = all), exactly, from each eligible class's alignment trees
+// (FreeIndex.BestAligned). Ties go to the lower id.
 func bestAligned(s *sim.State, t sim.TaskRef, r sim.Vec) sim.MachineID {
 	bm, best := sim.NoMachine, 0.0
-	classes := s.Classes()
+	x := s.Index()
 	for _, c := range s.Eligible(t).List() {
-		capv := classes[c].Cap
-		m, v := s.Index().MaxScore(c, r, func(free sim.Vec) float64 { return Align(r, free, capv) })
+		m, v := x.BestAligned(c, r)
 		if m != sim.NoMachine && (bm == sim.NoMachine || v > best || v == best && m < bm) {
 			bm, best = m, v
 		}
