@@ -14,13 +14,17 @@ import (
 )
 
 // exampleFS holds the example inputs: a cluster, a demand for it and a
-// workload for it, all of which pass every check of this package.
+// workload for it, a changed forecast (for incremental re-planning), and a
+// `kubectl get nodes -o json` dump with a demand for it, all of which pass
+// every check of this package.
 //
-//go:embed examples/*.yaml
+//go:embed examples/*.yaml examples/*.json
 var exampleFS embed.FS
 
-// ExampleFiles returns the embedded example inputs by file name
-// (cluster.yaml, demand.yaml, workload.yaml).
+// ExampleFiles returns the embedded example inputs by file name:
+// cluster.yaml, demand.yaml, workload.yaml, demand-next.yaml (the demand
+// a quarter later: web and ci grow, batch-etl shrinks), nodes.json and
+// nodes-demand.yaml.
 func ExampleFiles() map[string][]byte {
 	entries, err := fs.ReadDir(exampleFS, "examples")
 	if err != nil {

@@ -79,8 +79,10 @@ func dagClusterMachines(c *datasets.Cluster) *dagMachines {
 			capacity[c.Resources[i]] = datasets.Base(q)
 		}
 		mg := plan.DAGMachineGroup{Name: g.Name, Count: g.Count, First: first, Capacity: capacity}
-		if g.Hostnames != nil {
-			mg.Names = g.Hostnames
+		if g.Members != nil {
+			for i := range g.Count {
+				mg.Names = append(mg.Names, g.NodeName(i))
+			}
 		}
 		m.groups = append(m.groups, mg)
 		first += g.Count
