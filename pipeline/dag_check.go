@@ -86,6 +86,7 @@ func DAGCheck(o DAGCheckOptions) (*plan.DAGCheck, error) {
 		Machines: groups,
 		Jobs:     make([]plan.DAGCheckJob, len(matched)),
 	}
+	machines.annotate(&doc.Header)
 	names := dagMachineIndex(groups)
 	err = o.Input.forEachJob(len(matched), func(i int) error {
 		m := matched[i]

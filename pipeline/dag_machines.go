@@ -120,7 +120,9 @@ func (o *DAGInput) resolveMachines(src *dagSource) (*dagMachines, []plan.Input, 
 		if err != nil {
 			return nil, nil, err
 		}
-		m = dagClusterMachines(c)
+		// No demand says what tolerates a taint: NoSchedule and NoExecute
+		// nodes are left out.
+		m = dagClusterMachines(datasets.Schedulable(c, nil))
 		inputs = append(inputs, plan.Input{Role: "cluster", Path: o.ClusterPath, SHA256: plan.Digest(data)})
 	case src.format == dagFormatAlibaba:
 		m = dagIdenticalMachines("alibaba", count, dagMergeCapacity(map[string]float64{"cpu": dags.AlibabaMachine[0], "mem": dags.AlibabaMachine[1]}, o.capacity))
@@ -139,6 +141,14 @@ func (o *DAGInput) resolveMachines(src *dagSource) (*dagMachines, []plan.Input, 
 	}
 	m.pooled = o.Pool
 	return m, inputs, nil
+}
+
+// annotate records in h the nodes of the cluster left out (cordoned,
+// tainted) and the notes on how it was read.
+func (m *dagMachines) annotate(h *plan.Header) {
+	if m.cluster != nil {
+		annotate(h, m.cluster)
+	}
 }
 
 // dagMergeCapacity returns base with the entries of over replacing its own.

@@ -123,6 +123,7 @@ func FairShare(o FairShareOptions) (*FairShareResult, error) {
 	}
 	tLP := time.Now()
 	h := plan.Header{Generator: o.Generator, Inputs: in.Inputs, Flags: o.flags()}
+	annotate(&h, in.Cluster)
 	doc, err := newFairShare(h, in.Demand, inst, p, res, o.Method, o.PerNode)
 	if err != nil {
 		return nil, err

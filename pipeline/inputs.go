@@ -31,8 +31,10 @@ type loaded struct {
 	Inputs  []plan.Input
 }
 
-// load reads the cluster and the demand and checks the demand against the
-// cluster (datasets.CheckDemand).
+// load reads the cluster and the demand, checks the demand against the
+// cluster (datasets.CheckDemand) and leaves out the nodes whose taints no
+// application tolerates (datasets.Schedulable; they join the cluster's
+// Excluded nodes).
 func (in Inputs) load() (*loaded, error) {
 	l, err := in.read()
 	if err != nil {
@@ -41,7 +43,18 @@ func (in Inputs) load() (*loaded, error) {
 	if err := datasets.CheckDemand(l.Cluster, l.Demand); err != nil {
 		return nil, err
 	}
+	l.Cluster = datasets.Schedulable(l.Cluster, l.Demand)
 	return l, nil
+}
+
+// annotate records in a document header the nodes of c left out of the
+// plan and the notes on how c was read.
+func annotate(h *plan.Header, c *datasets.Cluster) {
+	h.Excluded = nil
+	for _, x := range c.Excluded {
+		h.Excluded = append(h.Excluded, plan.ExcludedNode{Node: x.Node, Reason: x.Reason})
+	}
+	h.Notes = c.Notes
 }
 
 func (in Inputs) read() (*loaded, error) {

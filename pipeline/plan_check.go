@@ -203,7 +203,7 @@ func planCheckInputs(p *plan.Plan) (*datasets.Cluster, *datasets.Demand, error) 
 	if err != nil {
 		return nil, nil, err
 	}
-	return l.Cluster, feasible, nil
+	return datasets.Schedulable(l.Cluster, feasible), feasible, nil
 }
 
 // planDAGInput is the DAG input Plan scheduled, from the index.

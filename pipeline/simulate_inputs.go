@@ -33,6 +33,9 @@ type workload struct {
 	expandRejected int // jobs rejected while converting, not in jobs
 	firstJob       string
 	inputs         []plan.Input
+	// inventory is the cluster file read, with the nodes left out
+	// (cordoned, or tainted and not tolerated by every application).
+	inventory *datasets.Cluster
 }
 
 // source returns a fresh job source.
@@ -166,6 +169,12 @@ func (w *workload) clusterAndDemand(o *SimulateOptions) (*datasets.Cluster, *dat
 		if d, err = datasets.ParseDemand(o.DemandPath, data); err != nil {
 			return nil, nil, err
 		}
+	}
+	if c != nil {
+		// The simulator's users are not told apart by taints: a tainted
+		// node stays only when every application tolerates it.
+		c = datasets.SchedulableByAll(c, d)
+		w.inventory = c
 	}
 	return c, d, nil
 }

@@ -135,6 +135,7 @@ func planRun(o *planOptions) error {
 	if err != nil {
 		return err
 	}
+	reportInventory(o.io, &res.Bundle.Plan.Header)
 	extra := map[string]any{}
 	for _, x := range res.Extra {
 		extra[x.Step.Name] = x.Doc
