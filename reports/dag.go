@@ -232,50 +232,31 @@ func WriteDAGScheduleText(w io.Writer, doc *plan.DAGSchedule, terminal bool) err
 	return writeText(w, DAGScheduleSummary(doc), terminal, tables)
 }
 
-// DAGScheduleCSVTable is the jobs table in data form, with the document's
-// JSON field names: name, numTasks, edges, makespan, the bounds, gap,
-// method, optimal, and when present machinesMakespan, compare:<method>,
-// observedSpan and observedGap.
-func DAGScheduleCSVTable(doc *plan.DAGSchedule) Table {
-	t := Table{Title: "Jobs", Header: []string{"name", "numTasks", "edges", "makespan"}}
-	t.Header = append(t.Header, plan.BoundNames...)
-	t.Header = append(t.Header, "gap", "method", "optimal")
-	cmp := compareMethods(doc.Jobs)
-	observed := hasObserved(jobInfos(doc.Jobs))
-	if doc.Pooled {
-		t.Header = append(t.Header, "machinesMakespan")
-	}
-	for _, m := range cmp {
-		t.Header = append(t.Header, "compare:"+m)
-	}
-	if observed {
-		t.Header = append(t.Header, "observedSpan", "observedGap")
-	}
+// DAGScheduleTasksCSVTable is the schedules in the CSV form `capplan dag
+// check --schedule` reads: one row per task, job,task,start,end,machine
+// (times in seconds at full precision, the machine by name), jobs in
+// document order and tasks in schedule order.
+func DAGScheduleTasksCSVTable(doc *plan.DAGSchedule) Table {
+	t := Table{Title: "Tasks", Header: []string{"job", "task", "start", "end", "machine"}}
 	for _, j := range doc.Jobs {
-		cells := []Cell{TextCell(j.Name), IntCell(int64(j.NumTasks)), IntCell(int64(j.Edges)), NumberCell(j.Makespan)}
-		cells = append(cells, boundCells(j.Bounds)...)
-		cells = append(cells, NumberCell(j.Gap), TextCell(j.Method), BoolCell(j.Optimal))
-		if doc.Pooled {
-			cells = append(cells, optional(j.MachinesMakespan, false))
+		index := make(map[string]int, len(j.Tasks))
+		for i, task := range j.Tasks {
+			index[task.ID] = i
 		}
-		for _, m := range cmp {
-			if v, ok := j.Compare[m]; ok {
-				cells = append(cells, NumberCell(v))
-			} else {
-				cells = append(cells, MissingCell(""))
-			}
+		for _, id := range j.Order {
+			task := j.Tasks[index[id]]
+			t.AddRow(TextCell(j.Name), TextCell(task.ID), NumberCell(task.Start), NumberCell(task.End), TextCell(plan.MachineName(doc.Machines, task.Machine)))
 		}
-		if observed {
-			cells = append(cells, optional(j.ObservedSpan, false), optional(j.ObservedGap, false))
-		}
-		t.AddRow(cells...)
 	}
 	return t
 }
 
-// WriteDAGScheduleCSV writes DAGScheduleCSVTable.
+// WriteDAGScheduleCSV writes the schedules (DAGScheduleTasksCSVTable), so
+// that `capplan dag schedule --csv > s.csv` and `capplan dag check
+// --schedule s.csv` round-trip. The jobs summary is in the table, JSON
+// and workbook views.
 func WriteDAGScheduleCSV(w io.Writer, doc *plan.DAGSchedule) error {
-	t := DAGScheduleCSVTable(doc)
+	t := DAGScheduleTasksCSVTable(doc)
 	return t.WriteCSV(w)
 }
 

@@ -67,8 +67,10 @@ func TestDAGScheduleCSVAndWorkbook(t *testing.T) {
 	if err := WriteDAGScheduleCSV(&b, doc); err != nil {
 		t.Fatal(err)
 	}
-	want := "name,numTasks,edges,makespan,cpLength,tWork,energy,newLB,nodePacking,bin,best,gap,method,optimal,machinesMakespan,compare:bfs\n" +
-		"j,2,1,30,30,2.5,3,30,30,20,30,0,cp,true,40,35\n"
+	// One row per task in schedule order, the form dag check reads.
+	want := "job,task,start,end,machine\n" +
+		"j,a,0,10,m-0\n" +
+		"j,b,10,30,m-1\n"
 	if b.String() != want {
 		t.Errorf("csv:\n%s\nwant:\n%s", b.String(), want)
 	}
