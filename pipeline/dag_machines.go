@@ -7,6 +7,7 @@ import (
 	"github.com/capplan/capplan/dag"
 	"github.com/capplan/capplan/datasets"
 	"github.com/capplan/capplan/datasets/dags"
+	"github.com/capplan/capplan/internal/inputerr"
 	"github.com/capplan/capplan/plan"
 )
 
@@ -116,7 +117,7 @@ func (o *DAGInput) resolveMachines(src *dagSource) (*dagMachines, []plan.Input, 
 		if err != nil {
 			return nil, nil, err
 		}
-		c, err := datasets.ParseCluster(o.ClusterPath, data, datasets.LoadOptions{RackLabel: o.RackLabel})
+		c, err := datasets.ParseCluster(inputerr.FileName(o.ClusterPath), data, datasets.LoadOptions{RackLabel: o.RackLabel})
 		if err != nil {
 			return nil, nil, err
 		}

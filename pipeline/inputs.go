@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/capplan/capplan/datasets"
+	"github.com/capplan/capplan/internal/inputerr"
 	"github.com/capplan/capplan/plan"
 )
 
@@ -95,10 +96,10 @@ func (in Inputs) read() (*loaded, error) {
 		{Role: "cluster", Path: in.ClusterPath, SHA256: plan.Digest(cdata)},
 		{Role: "demand", Path: in.DemandPath, SHA256: plan.Digest(ddata)},
 	}}
-	if l.Cluster, err = datasets.ParseCluster(in.ClusterPath, cdata, opts); err != nil {
+	if l.Cluster, err = datasets.ParseCluster(inputerr.FileName(in.ClusterPath), cdata, opts); err != nil {
 		return nil, err
 	}
-	if l.Demand, err = datasets.ParseDemand(in.DemandPath, ddata); err != nil {
+	if l.Demand, err = datasets.ParseDemand(inputerr.FileName(in.DemandPath), ddata); err != nil {
 		return nil, err
 	}
 	return l, nil

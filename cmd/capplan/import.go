@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/capplan/capplan/datasets"
+	"github.com/capplan/capplan/internal/inputerr"
 	"github.com/capplan/capplan/internal/atomicfile"
 )
 
@@ -53,17 +54,17 @@ no node can host are left out and counted. Existing files are not overwritten.`,
 }
 
 func importOpenB(streams *ioStreams, nodesPath, podsPath, dir string) error {
-	nf, err := os.Open(nodesPath)
+	nf, err := datasets.OpenInput(nodesPath)
 	if err != nil {
-		return fmt.Errorf("reading input: %w", err)
+		return err
 	}
 	defer nf.Close()
-	pf, err := os.Open(podsPath)
+	pf, err := datasets.OpenInput(podsPath)
 	if err != nil {
-		return fmt.Errorf("reading input: %w", err)
+		return err
 	}
 	defer pf.Close()
-	c, d, dropped, err := datasets.ParseOpenB(nodesPath, nf, podsPath, pf)
+	c, d, dropped, err := datasets.ParseOpenB(inputerr.FileName(nodesPath), nf, inputerr.FileName(podsPath), pf)
 	if err != nil {
 		return err
 	}

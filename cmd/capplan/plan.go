@@ -13,6 +13,7 @@ import (
 
 	"github.com/capplan/capplan/export"
 	"github.com/capplan/capplan/internal/atomicfile"
+	"github.com/capplan/capplan/datasets"
 	"github.com/capplan/capplan/pipeline"
 	"github.com/capplan/capplan/plan"
 )
@@ -86,6 +87,9 @@ lower bound. It prints each check; exit code 4 when one fails.`,
 }
 
 func (o *planOptions) validate(cmd *cobra.Command) error {
+	if o.Check == datasets.Stdin {
+		return usageErrorf("--check names a bundle directory, which cannot come from standard input")
+	}
 	if o.Check != "" {
 		for _, name := range []string{"cluster", "demand", "example", "workload", "k", "size", "size-curve", "seed", "out"} {
 			if cmd.Flags().Changed(name) {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/capplan/capplan/datasets"
 	"github.com/capplan/capplan/pipeline"
 )
 
@@ -14,6 +15,7 @@ import (
 // code, printing a failure as one line on stderr (and the usage text for a
 // usage error).
 func run(args []string, io *ioStreams) int {
+	datasets.UseStdin(io.In)
 	root := newRootCmd(io)
 	root.SetArgs(args)
 	cmd, err := root.ExecuteC()
@@ -51,6 +53,9 @@ plans with proven quality, and writes them for schedulers and spreadsheets.`,
 	_ = root.PersistentFlags().MarkHidden("cpuprofile")
 	var profFile *os.File
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
+		if err := checkStdin(cmd, args); err != nil {
+			return err
+		}
 		if cpuProfile == "" {
 			return nil
 		}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/capplan/capplan/datasets"
 	"github.com/capplan/capplan/pipeline"
 	"github.com/capplan/capplan/plan"
 	"github.com/capplan/capplan/reports"
@@ -151,7 +152,7 @@ func (o *simulateOptions) validate() error {
 		return usageErrorf("-w, --workload and --example cannot be combined")
 	case o.Workload != "" && o.Workload != "fb" && o.Workload != "googlelike":
 		return usageErrorf("unknown --workload %q (valid: fb, googlelike; or -w FILE)", o.Workload)
-	case o.WorkloadFile != "" && !strings.HasSuffix(o.WorkloadFile, ".csv") && !strings.HasSuffix(o.WorkloadFile, ".sm") && o.Cluster == "":
+	case o.WorkloadFile != "" && o.WorkloadFile != datasets.Stdin && !strings.HasSuffix(o.WorkloadFile, ".csv") && !strings.HasSuffix(o.WorkloadFile, ".sm") && o.Cluster == "":
 		return usageErrorf("a Workload document needs a cluster: give -c cluster.yaml")
 	case o.Demand != "" && o.Cluster == "" && !o.Example:
 		return usageErrorf("-d needs -c")
