@@ -9,8 +9,10 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/capplan/capplan/internal/atomicfile"
+	"github.com/capplan/capplan/internal/plural"
 )
 
 // exampleFS holds the example inputs: a cluster, a demand for it and a
@@ -45,6 +47,21 @@ func ExampleFiles() map[string][]byte {
 // write already exists.
 var ErrExists = errors.New("datasets: file exists")
 
+// existsError names the example files that already exist; it wraps
+// ErrExists.
+type existsError struct{ paths []string }
+
+func (e *existsError) Error() string {
+	verb := "exists"
+	if len(e.paths) > 1 {
+		verb = "exist"
+	}
+	return fmt.Sprintf("%s already %s; remove them or choose another directory (capplan example writes %s)",
+		strings.Join(e.paths, ", "), verb, plural.Count(len(ExampleFiles()), "file"))
+}
+
+func (e *existsError) Unwrap() error { return ErrExists }
+
 // WriteExamples writes the example inputs into dir, creating it if needed.
 // It refuses to overwrite: if any example file already exists in dir, it
 // writes nothing and returns an error wrapping ErrExists that names them.
@@ -63,10 +80,10 @@ func WriteExamples(dir string) error {
 		}
 	}
 	if len(existing) > 0 {
-		return fmt.Errorf("%w: %v; remove them or choose another directory", ErrExists, existing)
+		return &existsError{existing}
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("datasets: %w", err)
+		return fmt.Errorf("cannot create %s: %s", dir, describeOpenError(err))
 	}
 	for _, name := range names {
 		data := files[name]
@@ -74,7 +91,7 @@ func WriteExamples(dir string) error {
 			_, err := w.Write(data)
 			return err
 		}); err != nil {
-			return fmt.Errorf("datasets: %w", err)
+			return err
 		}
 	}
 	return nil

@@ -7,6 +7,7 @@ import (
 
 	"github.com/capplan/capplan/binpack/xsize"
 	"github.com/capplan/capplan/datasets"
+	"github.com/capplan/capplan/internal/plural"
 	"github.com/capplan/capplan/plan"
 )
 
@@ -28,7 +29,8 @@ func checkShapesDoc(c *datasets.Cluster, d *datasets.Demand, doc *plan.ShapeCata
 		return "", err
 	}
 	p := si.Problem
-	what := fmt.Sprintf("%d shapes hold their %d request classes and each fits a node type; assignments and cost re-evaluated", len(doc.Shapes), len(p.Requests))
+	what := fmt.Sprintf("%s %s %s and each fits a node type; assignments and cost re-evaluated",
+		plural.Count(len(doc.Shapes), "shape"), plural.Verb(len(doc.Shapes), "holds its", "hold their"), plural.Count(len(p.Requests), "request class"))
 	if !slices.Equal(doc.Resources, p.Dims) {
 		return what, fmt.Errorf("%s: resources %v, the inputs give %v", PlanShapesFile, doc.Resources, p.Dims)
 	}

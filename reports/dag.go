@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/capplan/capplan/internal/plural"
 	"github.com/capplan/capplan/plan"
 )
 
@@ -37,7 +38,7 @@ func DAGMachinesText(groups []plan.DAGMachineGroup, pooled bool) string {
 		g := groups[0]
 		s = fmt.Sprintf("%d × %s (%s)", g.Count, g.Name, capacityText(g.Capacity))
 	} else {
-		s = fmt.Sprintf("%s in %d groups", plural(int64(n), "machine"), len(groups))
+		s = fmt.Sprintf("%s in %s", plural.Count(n, "machine"), plural.Count(len(groups), "group"))
 	}
 	if pooled {
 		s += ", pooled"
@@ -57,7 +58,7 @@ func capacityText(c map[string]float64) string {
 func DAGScheduleSummary(doc *plan.DAGSchedule) string {
 	s := doc.Summary
 	return fmt.Sprintf("%s schedules of %s, %s (%s) on %s: %d optimal, gap to the best bound mean %s, max %s; %d rejected",
-		doc.Method, plural(int64(s.Jobs), "job"), plural(int64(s.Tasks), "task"), doc.Format,
+		doc.Method, plural.Count(s.Jobs, "job"), plural.Count(s.Tasks, "task"), doc.Format,
 		DAGMachinesText(doc.Machines, doc.Pooled), s.Optimal, FormatPercent(s.MeanGap), FormatPercent(s.MaxGap), s.Rejected)
 }
 
@@ -371,7 +372,7 @@ func dagBoundsTable(doc *plan.DAGBounds, data bool) Table {
 
 // DAGBoundsSummary is the one-line summary of a DAGBounds document.
 func DAGBoundsSummary(doc *plan.DAGBounds) string {
-	return fmt.Sprintf("lower bounds of %s (%s) on %s; %d rejected", plural(int64(len(doc.Jobs)), "job"), doc.Format,
+	return fmt.Sprintf("lower bounds of %s (%s) on %s; %d rejected", plural.Count(len(doc.Jobs), "job"), doc.Format,
 		DAGMachinesText(doc.Machines, doc.Pooled), len(doc.Rejected))
 }
 
@@ -404,9 +405,9 @@ func DAGCheckSummaryLine(doc *plan.DAGCheck) string {
 	s := doc.Summary
 	verdict := "feasible"
 	if s.Violations > 0 {
-		verdict = fmt.Sprintf("INFEASIBLE: %s in %d of them", plural(int64(s.Violations), "violation"), s.Jobs-s.Feasible)
+		verdict = fmt.Sprintf("INFEASIBLE: %s in %d of them", plural.Count(s.Violations, "violation"), s.Jobs-s.Feasible)
 	}
-	return fmt.Sprintf("checked %s, %s (%s) on %s: %s", plural(int64(s.Jobs), "job"), plural(int64(s.Tasks), "task"), doc.Format,
+	return fmt.Sprintf("checked %s, %s (%s) on %s: %s", plural.Count(s.Jobs, "job"), plural.Count(s.Tasks, "task"), doc.Format,
 		DAGMachinesText(doc.Machines, doc.Pooled), verdict)
 }
 

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/capplan/capplan/internal/plural"
 	"github.com/capplan/capplan/plan"
 )
 
@@ -199,20 +200,12 @@ func FairShareSummary(doc *plan.FairShare) string {
 	sm := doc.Summary
 	return fmt.Sprintf("%s, %s: %s on %s (%s), %s allocated, %s idle; %s; %s",
 		doc.Method, alloc,
-		plural(int64(sm.Applications), "application"),
-		plural(sm.Machines, "machine"),
-		plural(int64(sm.MachineTypes), "type"),
+		plural.Count(sm.Applications, "application"),
+		plural.Count(sm.Machines, "machine"),
+		plural.Count(sm.MachineTypes, "type"),
 		FormatNumber(sm.Allocated), FormatNumber(sm.Idle),
-		plural(int64(sm.Rounds), "round"),
+		plural.Count(sm.Rounds, "round"),
 		cert)
-}
-
-// plural is "1 round", "3 rounds".
-func plural(n int64, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // WriteFairShareText writes the FairShare document for people (terminal) or

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/capplan/capplan/internal/plural"
 	"github.com/capplan/capplan/plan"
 )
 
@@ -32,11 +33,11 @@ func PackingPlanSummary(doc *plan.PackingPlan) string {
 		for _, u := range doc.Unplaced {
 			unplaced += max(u.Count, 1)
 		}
-		s := fmt.Sprintf("ownership (%s, %s shares): λ = %.6g (upper bound %.6g, %s of it); %d containers on %d nodes; %d not placed; stranded %s",
+		s := fmt.Sprintf("ownership (%s, %s shares): λ = %.6g (upper bound %.6g, %s of it); %s on %s; %d not placed; stranded %s",
 			doc.Method, doc.SharesFrom, doc.Lambda, doc.LambdaUpperBound, FormatPercent(ratio(doc.Lambda, doc.LambdaUpperBound)),
-			containers, doc.NodesUsed, unplaced, strings.Join(stranded, ", "))
+			plural.Count(containers, "container"), plural.Count(doc.NodesUsed, "node"), unplaced, strings.Join(stranded, ", "))
 		if doc.Incremental {
-			s += fmt.Sprintf("; incremental: %d nodes changed (limit %d)", len(doc.Changed), doc.MutableLimit)
+			s += fmt.Sprintf("; incremental: %s changed (limit %d)", plural.Count(len(doc.Changed), "node"), doc.MutableLimit)
 		}
 		return s
 	case len(doc.NodeTypes) > 0:
@@ -48,15 +49,15 @@ func PackingPlanSummary(doc *plan.PackingPlan) string {
 		if doc.Optimal {
 			opt = "optimal"
 		}
-		return fmt.Sprintf("sizing (%s): %d containers on %s, cost %.6g, lower bound %.6g (%s); stranded %s",
-			doc.Method, containers, strings.Join(mix, " + "), doc.Cost, doc.CostLowerBound, opt, strings.Join(stranded, ", "))
+		return fmt.Sprintf("sizing (%s): %s on %s, cost %.6g, lower bound %.6g (%s); stranded %s",
+			doc.Method, plural.Count(containers, "container"), strings.Join(mix, " + "), doc.Cost, doc.CostLowerBound, opt, strings.Join(stranded, ", "))
 	}
 	opt := "gap " + FormatPercent(float64(doc.NodesUsed-doc.LowerBound)/float64(max(doc.LowerBound, 1)))
 	if doc.Optimal {
 		opt = "optimal"
 	}
-	return fmt.Sprintf("%s (%s): %d containers on %d nodes, lower bound %d (%s); stranded %s",
-		doc.Mode, doc.Method, containers, doc.NodesUsed, doc.LowerBound, opt, strings.Join(stranded, ", "))
+	return fmt.Sprintf("%s (%s): %s on %s, lower bound %d (%s); stranded %s",
+		doc.Mode, doc.Method, plural.Count(containers, "container"), plural.Count(doc.NodesUsed, "node"), doc.LowerBound, opt, strings.Join(stranded, ", "))
 }
 
 // ratio is a/b, 0 when b is 0.

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/capplan/capplan/internal/plural"
 	"github.com/capplan/capplan/plan"
 )
 
@@ -33,8 +34,8 @@ func ShapeCatalogSummary(doc *plan.ShapeCatalog) string {
 	for _, w := range doc.Waste {
 		waste = append(waste, w.Resource+" "+FormatPercent(w.Percent/100))
 	}
-	return fmt.Sprintf("%s, %s cost, K=%d: %d shapes for %d request classes; %s; waste %s",
-		doc.Method, doc.CostFunction, doc.K, len(doc.Shapes), len(doc.Assignments), quality, strings.Join(waste, ", "))
+	return fmt.Sprintf("%s, %s cost, K=%d: %s for %s; %s; waste %s",
+		doc.Method, doc.CostFunction, doc.K, plural.Count(len(doc.Shapes), "shape"), plural.Count(len(doc.Assignments), "request class"), quality, strings.Join(waste, ", "))
 }
 
 // ShapesTable has one row per shape: its size per dimension, normalised

@@ -6,19 +6,21 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/capplan/capplan/internal/plural"
 	"github.com/capplan/capplan/plan"
 )
 
 // SimulationSummaryLine describes a simulation set in one line.
 func SimulationSummaryLine(set *plan.SimulationSet) string {
 	w := set.Workload
-	s := fmt.Sprintf("simulated %s (%d jobs, %d tasks) on %d machines (%d classes), %d policies, seed %d, tick %gs",
-		w.Name, w.Jobs, w.Tasks, set.Cluster.Machines, set.Cluster.Classes, len(set.Runs), seedOf(&set.Header), set.Tick)
+	s := fmt.Sprintf("simulated %s (%s, %s) on %s (%s), %s, seed %d, tick %gs",
+		w.Name, plural.Count(w.Jobs, "job"), plural.Count(w.Tasks, "task"), plural.Count(set.Cluster.Machines, "machine"),
+		plural.Count(set.Cluster.Classes, "class"), plural.Count(len(set.Runs), "policy"), seedOf(&set.Header), set.Tick)
 	if set.Noise > 0 {
 		s += fmt.Sprintf(", noise σ=%g", set.Noise)
 	}
 	if len(w.Rejected) > 0 {
-		s += fmt.Sprintf(", %d jobs rejected", len(w.Rejected))
+		s += fmt.Sprintf(", %s rejected", plural.Count(len(w.Rejected), "job"))
 	}
 	return s
 }

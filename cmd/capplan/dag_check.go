@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/capplan/capplan/internal/plural"
 	"github.com/capplan/capplan/pipeline"
 	"github.com/capplan/capplan/reports"
 )
@@ -67,11 +68,7 @@ type dagViolationsError struct {
 }
 
 func (e *dagViolationsError) Error() string {
-	v := "violations"
-	if e.violations == 1 {
-		v = "violation"
-	}
-	return fmt.Sprintf("%s: %d %s in %d of %d jobs", e.path, e.violations, v, e.infeasible, e.total)
+	return fmt.Sprintf("%s: %s in %d of %s", e.path, plural.Count(e.violations, "violation"), e.infeasible, plural.Count(e.total, "job"))
 }
 
 func dagCheckRun(o *dagCheckOptions) error {

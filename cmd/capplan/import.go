@@ -10,15 +10,16 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/capplan/capplan/datasets"
-	"github.com/capplan/capplan/internal/inputerr"
 	"github.com/capplan/capplan/internal/atomicfile"
+	"github.com/capplan/capplan/internal/inputerr"
+	"github.com/capplan/capplan/internal/plural"
 )
 
 func newImportCmd(streams *ioStreams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "import <format>",
 		Short: "Convert public trace data into capplan input files",
-		Args:  wrapArgs(cobra.NoArgs),
+		Args:  subcommandArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return cmd.Help()
 		},
@@ -94,8 +95,9 @@ func importOpenB(streams *ioStreams, nodesPath, podsPath, dir string) error {
 			pods += r.Count
 		}
 	}
-	fmt.Fprintf(streams.ErrOut, "wrote %s: %d nodes in %d groups; %d pods in %d applications (%d request shapes); %d pods dropped (fit no eligible node)\n",
-		dir, c.NumNodes(), len(c.Groups), pods, len(d.Applications), countShapes(d), dropped)
+	fmt.Fprintf(streams.ErrOut, "wrote %s: %s in %s; %s in %s (%s); %s dropped (fit no eligible node)\n",
+		dir, plural.Count(c.NumNodes(), "node"), plural.Count(len(c.Groups), "group"), plural.Count(pods, "pod"),
+		plural.Count(len(d.Applications), "application"), plural.Count(countShapes(d), "request shape"), plural.Count(dropped, "pod"))
 	return nil
 }
 

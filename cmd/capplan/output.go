@@ -140,8 +140,5 @@ func writeTo(w io.Writer, path string, fn func(io.Writer) error) error {
 	if path == "" {
 		return fn(w)
 	}
-	if err := atomicfile.Write(path, fn); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return nil
+	return atomicfile.Write(path, fn)
 }

@@ -21,7 +21,7 @@ func run(args []string, io *ioStreams) int {
 	cmd, err := root.ExecuteC()
 	code := exitCode(err)
 	if err != nil {
-		fmt.Fprintf(io.ErrOut, "capplan: %v\n", err)
+		fmt.Fprintf(io.ErrOut, "capplan: %s\n", userMessage(err))
 		if code == exitUsage && cmd != nil {
 			fmt.Fprintf(io.ErrOut, "\n%s", cmd.UsageString())
 		}
@@ -37,7 +37,7 @@ func newRootCmd(io *ioStreams) *cobra.Command {
 plans with proven quality, and writes them for schedulers and spreadsheets.`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
-		Args:          wrapArgs(cobra.NoArgs),
+		Args:          subcommandArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return cmd.Help()
 		},
@@ -45,8 +45,8 @@ plans with proven quality, and writes them for schedulers and spreadsheets.`,
 	root.SetOut(io.Out)
 	root.SetErr(io.ErrOut)
 	root.SetIn(io.In)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
-		return &pipeline.OptionError{Err: err}
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		return &pipeline.OptionError{Err: suggestFlag(cmd, err)}
 	})
 	var cpuProfile string
 	root.PersistentFlags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile to `file`")

@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/capplan/capplan/datasets"
+	"github.com/capplan/capplan/internal/plural"
 	"github.com/capplan/capplan/pipeline"
 	"github.com/capplan/capplan/plan"
 	"github.com/capplan/capplan/reports"
@@ -303,7 +304,7 @@ func simulateRun(o *simulateOptions) error {
 		for _, r := range set.Runs {
 			events += r.Stats.Events
 		}
-		fmt.Fprintf(o.io.ErrOut, "simulate: %d policies, %d events in %v (%.0f events/s overall)\n", len(set.Runs), events,
+		fmt.Fprintf(o.io.ErrOut, "simulate: %s, %s in %v (%.0f events/s overall)\n", plural.Count(len(set.Runs), "policy"), plural.Count(events, "event"),
 			el.Round(time.Millisecond), float64(events)/el.Seconds())
 	}
 	var doc any = set
@@ -347,7 +348,7 @@ const maxRejectionsShown = 10
 
 // printSimRejections reports the jobs rejected before the run on stderr.
 func printSimRejections(streams *ioStreams, rs []sim.Rejection) {
-	fmt.Fprintf(streams.ErrOut, "capplan: %d jobs rejected before the run (listed in the result):\n", len(rs))
+	fmt.Fprintf(streams.ErrOut, "capplan: %s rejected before the run (listed in the result):\n", plural.Count(len(rs), "job"))
 	for i, r := range rs {
 		if i == maxRejectionsShown {
 			fmt.Fprintf(streams.ErrOut, "  … and %d more\n", len(rs)-i)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/capplan/capplan/datasets"
 	"github.com/capplan/capplan/internal/inputerr"
+	"github.com/capplan/capplan/internal/plural"
 )
 
 // errInvalidInputs is returned when validate found problems it has already
@@ -62,13 +63,13 @@ func validateRun(io *ioStreams, paths []string, opts datasets.LoadOptions) error
 				continue
 			}
 			cluster = x
-			fmt.Fprintf(io.Out, "%s: ok (Cluster: %d nodes in %d groups, resources %v)\n", path, x.NumNodes(), len(x.Groups), x.Resources)
+			fmt.Fprintf(io.Out, "%s: ok (Cluster: %s in %s, resources %v)\n", path, plural.Count(x.NumNodes(), "node"), plural.Count(len(x.Groups), "group"), x.Resources)
 		case *datasets.Demand:
 			demands = append(demands, x)
-			fmt.Fprintf(io.Out, "%s: ok (Demand: %d applications)\n", path, len(x.Applications))
+			fmt.Fprintf(io.Out, "%s: ok (Demand: %s)\n", path, plural.Count(len(x.Applications), "application"))
 		case *datasets.Workload:
 			workloads = append(workloads, x)
-			fmt.Fprintf(io.Out, "%s: ok (Workload: %d jobs)\n", path, len(x.Jobs))
+			fmt.Fprintf(io.Out, "%s: ok (Workload: %s)\n", path, plural.Count(len(x.Jobs), "job"))
 		}
 	}
 	if cluster != nil {

@@ -47,3 +47,12 @@ func Of(noun string) string {
 	}
 	return noun + "s"
 }
+
+// Verb returns one when n is 1, else many, for a verb agreeing with a
+// counted subject: Count(n, "input") + " " + Verb(n, "matches", "match").
+func Verb[N ~int | ~int64](n N, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
