@@ -15,8 +15,10 @@ import (
 // rebuilt from the inputs (K, cost function and weighting from the
 // document): the catalog's shapes, read back into the problem's exact
 // integer units, pass checkCatalog (at most K shapes, each fits a node
-// type, every request fits its shape); every assignment is the request's
-// cheapest dominating shape and the cost is Σ weight × cost(shape)
+// type, every request fits its shape, which fits a node type its
+// application may use); every assignment is the request's cheapest
+// covering shape (dominating, on a usable node type) and the cost is
+// Σ weight × cost(shape)
 // (xsize.Evaluate, to a relative 1e-9); the lower bound is at most the
 // cost.
 func checkShapesDoc(c *datasets.Cluster, d *datasets.Demand, doc *plan.ShapeCatalog) (string, error) {

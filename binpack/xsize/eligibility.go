@@ -40,8 +40,9 @@ import (
 const maxMeets = 4096
 
 // setupEligibility fills the per-class eligible node types and the tops:
-// the maximal node types without constraints, else the meet closure of the
-// node types (every node type included) that serves some class.
+// the maximal node types without constraints, else the meets of node types
+// (every node type included) that serve some class and are not made
+// redundant by a larger one serving at least the same classes.
 func (in *instance) setupEligibility(eligOf [][]int) {
 	nodes := in.p.Nodes
 	in.elig = make([][][]float64, in.n())
@@ -103,12 +104,32 @@ func (in *instance) setupEligibility(eligOf [][]int) {
 			closure = append(closure, N)
 		}
 	}
-	for _, M := range closure {
+	// Keep the meets that serve some class and are not redundant: M is
+	// dropped when another top M' ≥ M serves every class M serves (the
+	// chain clipped to M' then covers whatever the one clipped to M would:
+	// a shape ≤ M' fits a node type each of those classes may use).
+	served := make([]bitset, len(closure))
+	for a, M := range closure {
+		served[a] = newBitset(in.n())
 		for i := range in.size {
 			if in.serves(M, i) {
-				in.tops = append(in.tops, M)
+				served[a].set(i)
+			}
+		}
+	}
+	for a, M := range closure {
+		if served[a].count() == 0 {
+			continue
+		}
+		redundant := false
+		for b, M2 := range closure {
+			if b != a && binpack.Dominates(M2, M) && served[a].subsetOf(served[b]) {
+				redundant = true
 				break
 			}
+		}
+		if !redundant {
+			in.tops = append(in.tops, M)
 		}
 	}
 }
