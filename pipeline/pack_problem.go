@@ -201,7 +201,7 @@ func newOwnershipInput(c *datasets.Cluster, d *datasets.Demand, inst *datasets.I
 			}
 		}
 	case plan.SharesFair:
-		fp := CMMFProblem(inst)
+		fp := CMMFProblem(inst, d)
 		res, err := flow.Solve(fp, false)
 		if err != nil {
 			return nil, fmt.Errorf("pipeline: fair shares: %w", err)

@@ -27,7 +27,11 @@ func checkFairShareDoc(c *datasets.Cluster, d *datasets.Demand, doc *plan.FairSh
 	if err != nil {
 		return "", err
 	}
-	p := CMMFProblem(inst)
+	capDemand := d
+	if doc.Flags["forecastCap"] == "false" {
+		capDemand = nil
+	}
+	p := CMMFProblem(inst, capDemand)
 	what := fmt.Sprintf("%s on %s %s flow.Verify (exact feasibility and leximin certificate) on the problem rebuilt from the inputs",
 		plural.Count(len(p.Users), "fair share"), plural.Count(len(p.Types), "machine type"), plural.Verb(len(p.Users), "passes", "pass"))
 	if len(doc.MachineTypes) != len(inst.Types) {

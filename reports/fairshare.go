@@ -25,6 +25,7 @@ var ErrBadDocument = errors.New("reports: inconsistent plan document")
 const (
 	titleShares       = "Shares"
 	titleAllocation   = "Allocation by machine type"
+	titleResources    = "Shares by resource"
 	titleMachineTypes = "Machine types"
 	titleCertificate  = "Certificate"
 	titleNodes        = "Nodes"
@@ -36,6 +37,7 @@ const (
 func FairShareTables(doc *plan.FairShare) []Table {
 	ts := []Table{
 		FairShareSharesTable(doc),
+		FairShareResourcesTable(doc),
 		FairShareAllocationTable(doc),
 		FairShareMachineTypesTable(doc),
 		FairShareCertificateTable(doc),
@@ -79,6 +81,43 @@ func shareCells(s plan.Share) []Cell {
 		IntCell(int64(s.Round)),
 		NumberCell(s.Independent),
 	}
+}
+
+// FairShareResourcesTable has one row per application: its share in each
+// resource of the cluster (machines × capacity, summed over machine types),
+// what its forecast asks for in each, and the forecast cap on its machines
+// ("-" without one).
+func FairShareResourcesTable(doc *plan.FairShare) Table {
+	t := Table{Title: titleResources, Header: []string{"application"}, Align: []Align{AlignLeft}}
+	for _, r := range doc.Resources {
+		t.Header = append(t.Header, r)
+		t.Align = append(t.Align, AlignRight)
+	}
+	for _, r := range doc.Resources {
+		t.Header = append(t.Header, "forecast "+r)
+		t.Align = append(t.Align, AlignRight)
+	}
+	t.Header = append(t.Header, "machines", "forecast cap")
+	t.Align = append(t.Align, AlignRight, AlignRight)
+	for _, s := range doc.Shares {
+		cells := []Cell{TextCell(s.Application)}
+		for _, r := range doc.Resources {
+			cells = append(cells, QuantityCell(r, s.Amounts[r]))
+		}
+		for _, r := range doc.Resources {
+			if s.Forecast == nil {
+				cells = append(cells, MissingCell("-"))
+			} else {
+				cells = append(cells, QuantityCell(r, s.Forecast[r]))
+			}
+		}
+		cap := MissingCell("-")
+		if s.ForecastMachines != nil {
+			cap = IntCell(*s.ForecastMachines)
+		}
+		t.AddRow(append(cells, NumberCell(s.Machines), cap)...)
+	}
+	return t
 }
 
 // FairShareAllocationTable is the wide view of the per-type allocation: one
