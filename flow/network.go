@@ -7,8 +7,8 @@ package flow
 type network struct {
 	g          *Graph
 	src, sink  int
-	classArc   []int   // arc source → class c
-	typeArc    []int   // arc type t → sink
+	classArc   []int     // arc source → class c
+	typeArc    []int     // arc type t → sink
 	edgeArc    [][]int   // edgeArc[c][k]: arc class c → its k-th type
 	edgeCap    [][]int64 // edgeCap[c][k]: its unscaled cap, or Unbounded
 	nClasses   int

@@ -78,7 +78,7 @@ type Share struct {
 	// ForecastMachines is the most machines its forecast fills (the total
 	// forecast cap) and ForecastByType the cap on each machine type it may
 	// use; absent when the share is not capped at the forecast.
-	ForecastMachines *int64          `json:"forecastMachines,omitempty"`
+	ForecastMachines *int64           `json:"forecastMachines,omitempty"`
 	ForecastByType   map[string]int64 `json:"forecastByType,omitempty"`
 }
 

@@ -77,7 +77,7 @@ func (in *instance) setupEligibility(eligOf [][]int) {
 		in.tops = in.nodes
 		return
 	}
-	var closure [][]float64 // distinct node types, then their meets
+	var closure [][]float64   // distinct node types, then their meets
 	seen := map[string]bool{} // lookup only
 	for _, N := range nodes {
 		if k := shapeKey(N); !seen[k] {

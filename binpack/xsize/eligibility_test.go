@@ -194,7 +194,7 @@ func TestEligibilityAgainstOracle(t *testing.T) {
 // gives the shapes (2, 4) on a and (2, 40) on b.
 func TestEligibilityHandExample(t *testing.T) {
 	p := &Problem{Scale: []float64{100, 1000}, K: 1, Cost: SumCost,
-		Nodes: [][]float64{{8, 16}, {4, 64}},
+		Nodes:    [][]float64{{8, 16}, {4, 64}},
 		Requests: []Request{{Size: []float64{2, 4}, Weight: 1, Nodes: []int{0}}, {Size: []float64{2, 40}, Weight: 1, Nodes: []int{1}}}}
 	if _, err := Exact(p, ExactOptions{}); err == nil {
 		t.Fatal("K = 1 is infeasible, Exact found a catalog")

@@ -3,7 +3,6 @@ package xsize
 import (
 	"fmt"
 	"slices"
-
 )
 
 // Evaluate assigns every request to its cheapest covering shape (one that

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-
 )
 
 // maxDPStates caps the states of MaxDP's multi-node-type DP.

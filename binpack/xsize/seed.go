@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
-
 )
 
 // maxExactCover: up to this many maximal node types, nodeCover enumerates
