@@ -93,7 +93,7 @@ func TestParseWorkloadModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	q17 := w.Jobs[0]
-	if q17.Name != "q17" || q17.Group != "analytics" || q17.Arrival != 0 || len(q17.Stages) != 5 || q17.Tasks != nil {
+	if q17.Name != "q17" || q17.Group != "spark-analytics" || q17.Arrival != 0 || len(q17.Stages) != 5 || q17.Tasks != nil {
 		t.Fatalf("q17 = %+v", q17)
 	}
 	join, agg := q17.Stages[2], q17.Stages[3]

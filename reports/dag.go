@@ -63,12 +63,40 @@ func DAGScheduleSummary(doc *plan.DAGSchedule) string {
 }
 
 // boundCells are a job's bound cells in the order of plan.BoundNames.
-func boundCells(b plan.DAGBoundSet) []Cell {
+func boundCells(format string, b plan.DAGBoundSet) []Cell {
 	var out []Cell
 	for _, v := range b.Values() {
-		out = append(out, NumberCell(v))
+		out = append(out, timeCell(format, v))
 	}
 	return out
+}
+
+// timeCell is a time of a DAG document in an input of format: seconds
+// (workloads, Alibaba), which workbooks show in hours, or the PSPLIB
+// file's periods.
+func timeCell(format string, x float64) Cell {
+	if format == "psplib" {
+		c := NumberCell(x)
+		c.sheet.unit = "periods"
+		return c
+	}
+	return SecondsCell(x)
+}
+
+// optionalSeconds is SecondsCell, or "-" for nil.
+func optionalSeconds(x *float64) Cell {
+	if x == nil {
+		return MissingCell("-")
+	}
+	return SecondsCell(*x)
+}
+
+// optionalTime is timeCell, or "-" for nil.
+func optionalTime(format string, x *float64) Cell {
+	if x == nil {
+		return MissingCell("-")
+	}
+	return timeCell(format, *x)
 }
 
 func rightAligned(n int) []Align {
@@ -142,21 +170,21 @@ func DAGJobsTable(doc *plan.DAGSchedule) Table {
 	}
 	t.Align = append(t.Align, rightAligned(len(t.Header)-len(t.Align))...)
 	for _, j := range doc.Jobs {
-		cells := []Cell{TextCell(j.Name), IntCell(int64(j.NumTasks)), NumberCell(j.Makespan)}
-		cells = append(cells, boundCells(j.Bounds)...)
+		cells := []Cell{TextCell(j.Name), IntCell(int64(j.NumTasks)), timeCell(doc.Format, j.Makespan)}
+		cells = append(cells, boundCells(doc.Format, j.Bounds)...)
 		cells = append(cells, PercentCell(j.Gap), TextCell(j.Method), BoolCell(j.Optimal))
 		if doc.Pooled {
-			cells = append(cells, optional(j.MachinesMakespan, false))
+			cells = append(cells, optionalTime(doc.Format, j.MachinesMakespan))
 		}
 		for _, m := range cmp {
 			if v, ok := j.Compare[m]; ok {
-				cells = append(cells, NumberCell(v))
+				cells = append(cells, timeCell(doc.Format, v))
 			} else {
 				cells = append(cells, MissingCell("-"))
 			}
 		}
 		if observed {
-			cells = append(cells, optional(j.ObservedSpan, false))
+			cells = append(cells, optionalTime(doc.Format, j.ObservedSpan))
 		}
 		t.AddRow(cells...)
 	}
@@ -178,7 +206,7 @@ func DAGTasksTable(doc *plan.DAGSchedule, job int) Table {
 	}
 	for _, id := range j.Order {
 		task := j.Tasks[index[id]]
-		t.AddRow(TextCell(task.ID), NumberCell(task.Start), NumberCell(task.End), TextCell(plan.MachineName(doc.Machines, task.Machine)))
+		t.AddRow(TextCell(task.ID), timeCell(doc.Format, task.Start), timeCell(doc.Format, task.End), TextCell(plan.MachineName(doc.Machines, task.Machine)))
 	}
 	return t
 }
@@ -198,7 +226,7 @@ func DAGAllTasksTable(doc *plan.DAGSchedule) Table {
 		}
 		for _, id := range j.Order {
 			task := j.Tasks[index[id]]
-			t.AddRow(TextCell(j.Name), TextCell(task.ID), NumberCell(task.Start), NumberCell(task.End),
+			t.AddRow(TextCell(j.Name), TextCell(task.ID), timeCell(doc.Format, task.Start), timeCell(doc.Format, task.End),
 				IntCell(int64(task.Machine)), TextCell(plan.MachineName(doc.Machines, task.Machine)))
 		}
 	}
@@ -246,7 +274,7 @@ func DAGScheduleTasksCSVTable(doc *plan.DAGSchedule) Table {
 		}
 		for _, id := range j.Order {
 			task := j.Tasks[index[id]]
-			t.AddRow(TextCell(j.Name), TextCell(task.ID), NumberCell(task.Start), NumberCell(task.End), TextCell(plan.MachineName(doc.Machines, task.Machine)))
+			t.AddRow(TextCell(j.Name), TextCell(task.ID), timeCell(doc.Format, task.Start), timeCell(doc.Format, task.End), TextCell(plan.MachineName(doc.Machines, task.Machine)))
 		}
 	}
 	return t
@@ -325,13 +353,81 @@ func DAGScheduleSummaryTable(doc *plan.DAGSchedule) Table {
 // Jobs, Tasks (every job's tasks in schedule order), Machines, and
 // Rejected when jobs were rejected.
 func DAGScheduleWorkbook(doc *plan.DAGSchedule) (*Workbook, error) {
+	jobs := DAGJobsTable(doc)
 	sheets := []string{SheetSummary, SheetDAGJobs, SheetDAGTasks, "Machines"}
-	tables := []Table{DAGScheduleSummaryTable(doc), DAGJobsTable(doc), DAGAllTasksTable(doc), DAGMachinesTable(doc.Machines)}
+	tables := []Table{DAGScheduleSummaryTable(doc), jobs, DAGAllTasksTable(doc), DAGMachinesTable(doc.Machines)}
 	if len(doc.Rejected) > 0 {
 		sheets = append(sheets, SheetDAGRejected)
 		tables = append(tables, DAGRejectedTable(doc.Rejected))
 	}
-	return workbook("capplan DAGSchedule report", "DAG schedules ("+doc.Method+") and lower bounds", doc.Generator, sheets, tables)
+	gantt := DAGGanttTable(doc)
+	if len(gantt.Rows) > 0 {
+		sheets = append(sheets, SheetDAGGantt)
+		tables = append(tables, gantt)
+	}
+	wb, err := workbook("capplan DAGSchedule report", "DAG schedules ("+doc.Method+") and lower bounds", doc.Generator, sheets, tables)
+	if err != nil || len(doc.Jobs) == 0 {
+		return wb, err
+	}
+	// Makespan against the best lower bound, per job.
+	if err := wb.AddBarChart(SheetDAGJobs, cellName(len(jobs.Header)+1, 1), BarChart{
+		Title: "Makespan vs best lower bound", DataSheet: SheetDAGJobs, Categories: "job",
+		Series: []string{"makespan", "best bound"}, ValueTitle: timeAxis(doc.Format), Horizontal: true,
+	}); err != nil {
+		return nil, err
+	}
+	// The first job's schedule as a Gantt chart: an invisible bar up to
+	// each task's start, then its run.
+	if len(gantt.Rows) > 0 {
+		if err := wb.AddBarChart(SheetDAGGantt, cellName(len(gantt.Header)+1, 1), BarChart{
+			Title: "Schedule of " + doc.Jobs[0].Name + " (Gantt)", DataSheet: SheetDAGGantt, Categories: "task",
+			Series: []string{"start", "duration"}, Hidden: []string{"start"}, ValueTitle: timeAxis(doc.Format),
+			Horizontal: true, Stacked: true,
+		}); err != nil {
+			return nil, err
+		}
+	}
+	return wb, nil
+}
+
+// SheetDAGGantt is the sheet of the DAG workbook's Gantt chart.
+const SheetDAGGantt = "Gantt"
+
+// maxGanttTasks bounds the tasks of the Gantt sheet, so that the chart
+// stays readable.
+const maxGanttTasks = 100
+
+// DAGGanttTable lists the first job's tasks (its first maxGanttTasks in
+// schedule order) with machine, start and duration: the data of the
+// workbook's Gantt chart.
+func DAGGanttTable(doc *plan.DAGSchedule) Table {
+	t := Table{Title: "Gantt", Header: []string{"task", "machine", "start", "duration"},
+		Align: []Align{AlignLeft, AlignLeft, AlignRight, AlignRight}}
+	if len(doc.Jobs) == 0 {
+		return t
+	}
+	j := doc.Jobs[0]
+	index := make(map[string]int, len(j.Tasks))
+	for i, task := range j.Tasks {
+		index[task.ID] = i
+	}
+	for k, id := range j.Order {
+		if k == maxGanttTasks {
+			break
+		}
+		task := j.Tasks[index[id]]
+		t.AddRow(TextCell(task.ID), TextCell(plan.MachineName(doc.Machines, task.Machine)),
+			timeCell(doc.Format, task.Start), timeCell(doc.Format, task.End-task.Start))
+	}
+	return t
+}
+
+// timeAxis names the time unit of a DAG workbook's charts.
+func timeAxis(format string) string {
+	if format == "psplib" {
+		return "periods"
+	}
+	return "hours"
 }
 
 // DAGBoundsTable has one row per job: size and every bound (and the
@@ -358,7 +454,7 @@ func dagBoundsTable(doc *plan.DAGBounds, data bool) Table {
 	t.Align = append([]Align{AlignLeft}, rightAligned(len(t.Header)-1)...)
 	for _, j := range doc.Jobs {
 		cells := []Cell{TextCell(j.Name), IntCell(int64(j.NumTasks)), IntCell(int64(j.Edges)), IntCell(int64(j.Stages))}
-		cells = append(cells, boundCells(j.Bounds)...)
+		cells = append(cells, boundCells(doc.Format, j.Bounds)...)
 		if observed {
 			cells = append(cells, optional(j.ObservedSpan, false))
 			if data {

@@ -78,11 +78,12 @@ func TestDAGScheduleCSVAndWorkbook(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := wb.Sheets(); !slices.Equal(got, []string{"Summary", "Jobs", "Tasks", "Machines"}) {
+	if got := wb.Sheets(); !slices.Equal(got, []string{"Summary", "Jobs", "Tasks", "Machines", "Gantt"}) {
 		t.Errorf("sheets %v", got)
 	}
 	rows, err := wb.Excel().GetRows("Tasks")
-	if err != nil || len(rows) != 3 || !slices.Equal(rows[2], []string{"j", "b", "10", "30", "1", "m-1"}) {
+	// Times in hours: task b runs from 10 s to 30 s.
+	if err != nil || len(rows) != 3 || !slices.Equal(rows[2], []string{"j", "b", "0.0028", "0.0083", "1", "m-1"}) || rows[0][2] != "start (hours)" {
 		t.Errorf("Tasks sheet %v, %v", rows, err)
 	}
 }

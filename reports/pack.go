@@ -79,15 +79,25 @@ func PackedNodesTable(doc *plan.PackingPlan) Table {
 	if typed {
 		t.Header, t.Align = append(t.Header, "type"), append(t.Align, AlignLeft)
 	}
+	if doc.Incremental {
+		t.Header, t.Align = append(t.Header, "changed"), append(t.Align, AlignLeft)
+	}
 	t.Header, t.Align = append(t.Header, "containers"), append(t.Align, AlignRight)
 	for _, r := range doc.Resources {
 		t.Header = append(t.Header, "fill "+r)
 		t.Align = append(t.Align, AlignRight)
 	}
+	changed := map[string]bool{}
+	for _, n := range doc.Changed {
+		changed[n] = true
+	}
 	for _, n := range doc.Nodes {
 		cells := []Cell{TextCell(n.Name)}
 		if typed {
 			cells = append(cells, TextCell(n.Type))
+		}
+		if doc.Incremental {
+			cells = append(cells, BoolCell(changed[n.Name]))
 		}
 		cells = append(cells, IntCell(int64(len(n.Containers))))
 		for _, r := range doc.Resources {
@@ -260,8 +270,10 @@ func WritePackingPlanCSV(w io.Writer, doc *plan.PackingPlan) error {
 }
 
 // PackingPlanWorkbook builds the xlsx report: Summary, then the tables of
-// WritePackingPlanText, with a chart of target against achieved shares in
-// ownership mode.
+// WritePackingPlanText (the Nodes sheet of an incremental re-plan has a
+// "changed" column), with a chart of target against achieved shares in
+// ownership mode, and in sizing mode a Sizing sheet with the line of the
+// cost node type by node type.
 func PackingPlanWorkbook(doc *plan.PackingPlan) (*Workbook, error) {
 	wb, err := NewWorkbook(WorkbookProperties{Title: "capplan PackingPlan report", Subject: "Vector packing (" + doc.Mode + ")", Creator: doc.Generator})
 	if err != nil {
@@ -296,6 +308,19 @@ func PackingPlanWorkbook(doc *plan.PackingPlan) (*Workbook, error) {
 	}
 	for _, s := range packingTables(doc) {
 		if err := wb.AddTable(s.sheet, s.table); err != nil {
+			return nil, err
+		}
+	}
+	if doc.Mode == "sizing" {
+		// The cost line node type by node type, as in the bundle report.
+		st := SizingStepTable(doc)
+		if err := wb.addStepTable(st); err != nil {
+			return nil, err
+		}
+		if err := wb.AddLineChart(st.Sheet, cellName(len(st.Columns)+1, 1), BarChart{
+			Title: "Sizing: cumulative cost of the mix, node type by node type", DataSheet: st.Sheet, Categories: "node type",
+			Series: []string{"cumulative cost (cost)"}, ValueTitle: "cost",
+		}); err != nil {
 			return nil, err
 		}
 	}

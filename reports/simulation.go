@@ -51,8 +51,8 @@ func SimulationPoliciesTable(set *plan.SimulationSet) Table {
 	}
 	for _, r := range set.Runs {
 		s := r.Summary
-		cells := []Cell{TextCell(r.Policy.Name), IntCell(int64(s.Finished)), NumberCell(s.AvgJCT), NumberCell(s.MedianJCT),
-			NumberCell(s.P95JCT), NumberCell(s.Makespan)}
+		cells := []Cell{TextCell(r.Policy.Name), IntCell(int64(s.Finished)), SecondsCell(s.AvgJCT), SecondsCell(s.MedianJCT),
+			SecondsCell(s.P95JCT), SecondsCell(s.Makespan)}
 		for _, name := range res {
 			cells = append(cells, PercentCell(s.Utilization[name]))
 		}
@@ -106,8 +106,8 @@ func SimulationCSVTable(set *plan.SimulationSet) Table {
 			}
 		}
 		for _, j := range r.Jobs {
-			cells := []Cell{TextCell(r.Policy.Name), TextCell(j.Name), TextCell(j.User), NumberCell(j.Arrival),
-				optional(j.Start, false), optional(j.Finish, false), optional(j.JCT, false), NumberCell(j.LB)}
+			cells := []Cell{TextCell(r.Policy.Name), TextCell(j.Name), TextCell(j.User), SecondsCell(j.Arrival),
+				optionalSeconds(j.Start), optionalSeconds(j.Finish), optionalSeconds(j.JCT), SecondsCell(j.LB)}
 			if x, ok := fi[j.Name]; ok {
 				cells = append(cells, NumberCell(x))
 			} else {

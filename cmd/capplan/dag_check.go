@@ -39,7 +39,8 @@ Without machine flags, the machines are those the DAGSchedule document lists,
 else those 'capplan dag schedule' would use.
 
 Exit status 1 when the schedule has a violation, 0 when it is feasible.`,
-		Example: `  capplan dag schedule j301_1.sm --json > s.json && capplan dag check --schedule s.json j301_1.sm
+		Example: `  capplan dag schedule ../shared/datasets/psplib/j30/j301_1.sm --json > s.json && capplan dag check --schedule s.json ../shared/datasets/psplib/j30/j301_1.sm
+  capplan dag schedule workload.yaml -c cluster.yaml --csv > observed.csv
   capplan dag check --schedule observed.csv workload.yaml -c cluster.yaml --json`,
 		Args: wrapArgs(cobra.MaximumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -50,10 +50,11 @@ jobs keep their input order, and results depend only on the inputs, the flags
 and --seed: budgets count schedules, not time. --time-limit adds an opt-in
 wall-clock limit per job; the document says when it cut a search. Every schedule
 passes an independent check of precedence and capacity before it is written.`,
-		Example: `  capplan dag schedule j301_1.sm --json
+		Example: `  capplan dag schedule ../shared/datasets/psplib/j30/j301_1.sm --json
   capplan dag schedule workload.yaml -c cluster.yaml -o schedule.json
+  capplan dag schedule workload.yaml -c cluster.yaml --csv > observed.csv
   capplan dag schedule --example --machines 8 --machine-capacity cpu=32,memory=256Gi,gpu=8
-  capplan dag schedule batch_task.csv --machines 2 --method graphene --compare bfs,cp,tetris --xlsx dags.xlsx`,
+  capplan dag schedule ../shared/datasets/alibaba-v2018/batch_task_dag_sample_hliangzhao.csv --machines 2 --max-tasks 100 --method graphene --compare bfs,cp,tetris --xlsx dags.xlsx`,
 		Args: wrapArgs(cobra.MaximumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := opts.validate(cmd, args); err != nil {

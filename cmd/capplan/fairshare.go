@@ -37,7 +37,7 @@ the flow result.`,
 		Example: `  capplan fairshare --example
   capplan fairshare -c cluster.yaml -d demand.yaml --integral --per-node -o shares.json
   kubectl get nodes -o json > nodes.json
-  capplan fairshare -c nodes.json -d demand.yaml --rack-label topology.kubernetes.io/zone --xlsx shares.xlsx`,
+  capplan fairshare -c nodes.json -d nodes-demand.yaml --rack-label topology.kubernetes.io/zone --xlsx shares.xlsx`,
 		Args: wrapArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := opts.validate(); err != nil {

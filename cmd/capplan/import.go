@@ -39,8 +39,8 @@ shape and GPU model, labelled gpu-model) and Demand (one application per QoS
 class and GPU-model constraint; pods with equal requests merged, with their
 mean run time as duration; a shared GPU becomes a fraction of one). Pods that
 no node can host are left out and counted. Existing files are not overwritten.`,
-		Example: `  capplan import openb --nodes openb_node_list_all_node.csv --pods openb_pod_list_gpuspec33.csv ./openb
-  capplan shapes -c openb/cluster.yaml -d openb/demand.yaml -k 8`,
+		Example: `  capplan import openb --nodes ../shared/datasets/alibaba-gpu-v2023-openb/openb_node_list_gpu_node.csv --pods ../shared/datasets/alibaba-gpu-v2023-openb/openb_pod_list_gpuspec33.csv ./openb-gpu
+  capplan validate openb-gpu/cluster.yaml openb-gpu/demand.yaml`,
 		Args: wrapArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if nodes == "" || pods == "" {

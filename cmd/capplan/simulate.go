@@ -84,7 +84,7 @@ workers.`,
 		Example: `  capplan simulate --example --compare fifo,drf,sjf,tetris,cp --baseline drf --svg figs/
   capplan simulate -c cluster.yaml -d demand.yaml -w workload.yaml --policy drf --json
   capplan simulate --workload fb --wparam jobs=2000 --compare fifo,drf,tetris --load 0.9 -o sim.xlsx
-  capplan simulate -w batch_task.csv --policy capacity --param capacity.intra=cp --tick 1s`,
+  capplan simulate -w ../shared/datasets/alibaba-v2018/batch_task_dag_sample_hliangzhao.csv --policy capacity --param capacity.intra=cp --tick 1s`,
 		Args: wrapArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := opts.validate(); err != nil {
