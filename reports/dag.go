@@ -513,7 +513,7 @@ func DAGCheckJobsTable(doc *plan.DAGCheck) Table {
 	t := Table{Title: "Jobs", Header: []string{"job", "tasks", "makespan", "feasible", "violations", "best bound", "gap"},
 		Align: []Align{AlignLeft, AlignRight, AlignRight, AlignLeft, AlignRight, AlignRight, AlignRight}}
 	for _, j := range doc.Jobs {
-		t.AddRow(TextCell(j.Name), IntCell(int64(j.NumTasks)), NumberCell(j.Makespan), BoolCell(j.Feasible),
+		t.AddRow(TextCell(j.Name), IntCell(int64(j.NumTasks)), timeCell(doc.Format, j.Makespan), BoolCell(j.Feasible),
 			IntCell(int64(len(j.Violations))), NumberCell(j.Bounds.Best), PercentCell(j.Gap))
 	}
 	return t
@@ -526,7 +526,7 @@ func DAGCheckGapsTable(doc *plan.DAGCheck) Table {
 		Align: []Align{AlignLeft, AlignLeft, AlignRight, AlignRight, AlignRight}}
 	for _, j := range doc.Jobs {
 		for k, v := range j.Bounds.Values() {
-			t.AddRow(TextCell(j.Name), TextCell(plan.BoundNames[k]), NumberCell(v), NumberCell(j.Makespan), PercentCell(j.Gaps[plan.BoundNames[k]]))
+			t.AddRow(TextCell(j.Name), TextCell(plan.BoundNames[k]), timeCell(doc.Format, v), timeCell(doc.Format, j.Makespan), PercentCell(j.Gaps[plan.BoundNames[k]]))
 		}
 	}
 	return t
@@ -538,7 +538,7 @@ func DAGViolationsTable(doc *plan.DAGCheck) Table {
 		Align: []Align{AlignLeft, AlignLeft, AlignLeft, AlignRight, AlignRight, AlignLeft}}
 	for _, j := range doc.Jobs {
 		for _, v := range j.Violations {
-			t.AddRow(TextCell(j.Name), TextCell(v.Kind), TextCell(v.Task), NumberCell(v.Time), NumberCell(v.Until), TextCell(v.Message))
+			t.AddRow(TextCell(j.Name), TextCell(v.Kind), TextCell(v.Task), timeCell(doc.Format, v.Time), timeCell(doc.Format, v.Until), TextCell(v.Message))
 		}
 	}
 	return t

@@ -64,14 +64,16 @@ func ShapesTable(doc *plan.ShapeCatalog) Table {
 		for _, w := range s.Waste {
 			cells = append(cells, PercentCell(w.Percent/100))
 		}
-		cells = append(cells, TextCell(fitsText(s.Fits)))
+		// Text views shorten the list; CSV and workbooks keep it whole.
+		cells = append(cells, Cell{Text: fitsText(s.Fits), Value: strings.Join(s.Fits, ",")})
 		t.AddRow(cells...)
 	}
 	return t
 }
 
 // fitsText names the node groups a shape fits, or counts them when there
-// are more than two (the JSON document lists them all).
+// are more than two (the JSON document, the CSV and the workbook list them
+// all).
 func fitsText(groups []string) string {
 	if len(groups) <= 2 {
 		return strings.Join(groups, ",")

@@ -160,7 +160,7 @@ func simUtilizationTable(set *plan.SimulationSet) (Table, []string) {
 		cells := []Cell{NumberCell(float64(i) * step)}
 		for _, xs := range data {
 			if i < len(xs) {
-				cells = append(cells, NumberCell(xs[i]))
+				cells = append(cells, PercentCell(xs[i]))
 			} else {
 				cells = append(cells, MissingCell(""))
 			}

@@ -45,8 +45,10 @@ type Table struct {
 	Values [][]any
 	// sheet is each column's spreadsheet unit, scale and number format,
 	// taken by AddRow from the first cell that names them (QuantityCell,
-	// SecondsCell, IntCell, PercentCell, ...).
+	// SecondsCell, IntCell, PercentCell, ...); cells keeps every cell's
+	// own, for columns whose rows differ in kind (key/value tables).
 	sheet []sheetColumn
+	cells [][]sheetColumn
 }
 
 // sheetColumn is how a workbook shows a column: the unit its header names
@@ -169,14 +171,19 @@ func (t *Table) AddRow(cells ...Cell) {
 	if t.sheet == nil {
 		t.sheet = make([]sheetColumn, len(t.Header))
 	}
+	hints := make([]sheetColumn, len(cells))
 	for i, c := range cells {
-		text[i], vals[i] = c.Text, c.Value
+		text[i], vals[i], hints[i] = c.Text, c.Value, c.sheet
 		if !t.sheet[i].set && c.sheet.set && c.Value != nil {
 			t.sheet[i] = c.sheet
 		}
 	}
+	for len(t.cells) < len(t.Rows) {
+		t.cells = append(t.cells, nil) // rows added without cells
+	}
 	t.Rows = append(t.Rows, text)
 	t.Values = append(t.Values, vals)
+	t.cells = append(t.cells, hints)
 }
 
 // align returns column j's alignment.

@@ -27,19 +27,25 @@ func (t *Table) sheetTable(sheet string) StepTable {
 		row := make([]any, len(t.Header))
 		for j := range t.Header {
 			v := t.value(i, j)
-			scale := cols[j].scale
+			c := cols[j]
+			if i < len(t.cells) && t.cells[i] != nil && t.cells[i][j].set {
+				c = t.cells[i][j] // a cell of another kind than its column
+			}
 			switch x := v.(type) {
 			case Percent:
-				row[j] = FormattedCell{Value: float64(x), Format: ShowPercent}
-				continue
+				v = float64(x)
+				c.format = ShowPercent
 			case float64:
-				if scale != 0 {
-					v = x * scale
+				if c.scale != 0 {
+					v = x * c.scale
 				}
 			case int64:
-				if scale != 0 && scale != 1 {
-					v = float64(x) * scale
+				if c.scale != 0 && c.scale != 1 {
+					v = float64(x) * c.scale
 				}
+			}
+			if c.format != cols[j].format {
+				v = FormattedCell{Value: v, Format: c.format}
 			}
 			row[j] = v
 		}
