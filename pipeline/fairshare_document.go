@@ -55,7 +55,7 @@ func newFairShare(h plan.Header, d *datasets.Demand, inst *datasets.Instance, p 
 			LevelExact:       scaleLevel(res.Level[u], scale).RatString(),
 			EligibleMachines: app.Machines,
 			Round:            res.Round[u],
-			DemandCapped:     res.Capped[u],
+			DemandCapped:     res.Capped[u] || atTypeCaps(p.Users[u], res.Alloc[u]),
 			ByType:           map[string]float64{},
 			Independent:      indep[u],
 		}
@@ -108,6 +108,20 @@ func newFairShare(h plan.Header, d *datasets.Demand, inst *datasets.Instance, p 
 		doc.Nodes = assignNodes(inst, p, res)
 	}
 	return doc, nil
+}
+
+// atTypeCaps reports whether a user with type caps holds its cap on every
+// type it may use: stopped by its own (forecast) caps.
+func atTypeCaps(user flow.User, alloc []flow.Rat) bool {
+	if user.TypeCaps == nil || len(user.Types) == 0 {
+		return false
+	}
+	for k, c := range user.TypeCaps {
+		if c == flow.Unbounded || alloc[k].Cmp(flow.Int(c)) < 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // ForecastCapRule states, in FairShare documents, how shares are capped at
@@ -163,19 +177,23 @@ func certificate(inst *datasets.Instance, p *flow.Problem, res *flow.Result, sca
 		c.Kind = "exchange"
 	}
 	for _, pc := range res.Pieces {
+		// A piece that exhausts no machine type holds users stopped by
+		// their forecast caps on every type they may use (flow: blocked by
+		// their type caps): it is capped like a demand-capped piece.
+		capped := pc.Capped || len(pc.Types) == 0
 		piece := plan.Piece{
 			Round:        pc.Round,
 			Level:        ratFloat(scaleLevel(pc.Level, scale)),
 			LevelExact:   scaleLevel(pc.Level, scale).RatString(),
-			DemandCapped: pc.Capped,
+			DemandCapped: capped,
 		}
 		// Allocated: for a tight piece, everything allocated on its types
 		// (equal to Machines: that is the certificate's claim); for a
-		// demand-capped piece, its users' amounts.
+		// capped piece, its users' amounts.
 		alloc := new(big.Rat)
 		for _, u := range pc.Users {
 			piece.Applications = append(piece.Applications, inst.Applications[u].Name)
-			if pc.Capped {
+			if capped {
 				alloc.Add(alloc, res.Amount[u].Big())
 			}
 		}
@@ -193,7 +211,7 @@ func certificate(inst *datasets.Instance, p *flow.Problem, res *flow.Result, sca
 				}
 			}
 		}
-		if !pc.Capped {
+		if !capped {
 			alloc.SetFloat64(onTypes)
 		}
 		piece.Allocated, _ = alloc.Float64()

@@ -52,6 +52,7 @@ the flow result.`,
 	f.StringVar(&opts.run.LPBackend, "lp-backend", "", "LP backend for --method lp: simplex or clp (default: the fastest built in)")
 	f.BoolVar(&opts.run.Integral, "integral", false, "allocate whole machines (leximin over integral allocations)")
 	f.BoolVar(&opts.run.PerNode, "per-node", false, "also assign machines to concrete nodes")
+	f.BoolVar(&opts.run.NoForecastCap, "no-forecast-cap", false, "do not cap applications at what their forecast requests fill (only maxMachines caps them)")
 	opts.output.bind(f, "FairShare")
 	f.BoolVar(&opts.Stats, "stats", false, "print solver statistics and timings to stderr")
 	_ = cmd.RegisterFlagCompletionFunc("method", cobra.FixedCompletions([]string{pipeline.MethodFlow, pipeline.MethodLP}, cobra.ShellCompDirectiveNoFileComp))
