@@ -19,6 +19,8 @@ type Inputs struct {
 	// RackLabel is the node label holding the rack in kubectl node lists
 	// ("" = datasets.RackLabel).
 	RackLabel string
+	// Pods makes a kubectl node's pod limit a resource dimension.
+	Pods bool
 	// Cluster and Demand, when set, are used as they are and no file is
 	// read; the document then lists no inputs.
 	Cluster *datasets.Cluster
@@ -59,7 +61,7 @@ func annotate(h *plan.Header, c *datasets.Cluster) {
 }
 
 func (in Inputs) read() (*loaded, error) {
-	opts := datasets.LoadOptions{RackLabel: in.RackLabel}
+	opts := datasets.LoadOptions{RackLabel: in.RackLabel, Pods: in.Pods}
 	switch {
 	case in.Cluster != nil || in.Demand != nil:
 		if in.Cluster == nil || in.Demand == nil {

@@ -271,6 +271,9 @@ func (st *planState) flags() map[string]string {
 	if o.Inputs.RackLabel != "" && o.Inputs.RackLabel != datasets.RackLabel {
 		m["rackLabel"] = o.Inputs.RackLabel
 	}
+	if o.Inputs.Pods {
+		m["podsResource"] = "true"
+	}
 	return m
 }
 

@@ -182,7 +182,7 @@ func readInput(path string) ([]byte, error) {
 // planCheckInputs loads the plan's cluster and demand as Plan did and
 // returns the cluster and the feasible part of the demand.
 func planCheckInputs(p *plan.Plan) (*datasets.Cluster, *datasets.Demand, error) {
-	in := Inputs{RackLabel: p.Flags["rackLabel"]}
+	in := Inputs{RackLabel: p.Flags["rackLabel"], Pods: p.Flags["podsResource"] == "true"}
 	for _, x := range p.Inputs {
 		switch x.Role {
 		case "cluster":

@@ -19,6 +19,7 @@ func bindInputs(f *pflag.FlagSet, in *pipeline.Inputs) {
 	f.StringVarP(&in.DemandPath, "demand", "d", "", "demand `file` (capplan Demand)")
 	f.BoolVar(&in.Example, "example", false, "use the embedded example cluster and demand")
 	f.StringVar(&in.RackLabel, "rack-label", datasets.RackLabel, "node label holding the rack, for kubectl node lists")
+	f.BoolVar(&in.Pods, "pods-resource", false, "plan kubectl nodes' pod limit (allocatable pods) as a resource")
 }
 
 // validateInputs checks that the flags name a cluster and a demand, or the

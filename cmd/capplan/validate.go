@@ -17,6 +17,7 @@ var errInvalidInputs = errors.New("inputs have problems")
 
 func newValidateCmd(io *ioStreams) *cobra.Command {
 	var rackLabel string
+	var pods bool
 	cmd := &cobra.Command{
 		Use:   "validate <file>...",
 		Short: "Check input files and print every problem found",
@@ -27,10 +28,11 @@ applications that no node can host).`,
 		Example: `  capplan validate cluster.yaml demand.yaml workload.yaml`,
 		Args:    wrapArgs(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return validateRun(io, args, datasets.LoadOptions{RackLabel: rackLabel})
+			return validateRun(io, args, datasets.LoadOptions{RackLabel: rackLabel, Pods: pods})
 		},
 	}
 	cmd.Flags().StringVar(&rackLabel, "rack-label", datasets.RackLabel, "node label holding the rack, for kubectl node lists")
+	cmd.Flags().BoolVar(&pods, "pods-resource", false, "read kubectl nodes' pod limit (allocatable pods) as a resource")
 	return cmd
 }
 
