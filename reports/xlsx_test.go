@@ -77,7 +77,7 @@ func TestFairShareWorkbookContent(t *testing.T) {
 	}
 	defer f.Close()
 
-	wantSheets := []string{"Summary", "Shares", "Allocation", "MachineTypes", "Certificate", "Nodes"}
+	wantSheets := []string{"Summary", "Shares", "Resources", "Allocation", "MachineTypes", "Certificate", "Nodes"}
 	if got := f.GetSheetList(); !slices.Equal(got, wantSheets) {
 		t.Errorf("sheets = %v, want %v", got, wantSheets)
 	}
