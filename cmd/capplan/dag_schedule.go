@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/capplan/capplan/internal/plural"
 	"github.com/capplan/capplan/pipeline"
 	"github.com/capplan/capplan/reports"
 )
@@ -104,9 +105,9 @@ func dagScheduleRun(o *dagScheduleOptions) error {
 		return err
 	}
 	if o.Stats {
-		fmt.Fprintf(o.io.ErrOut, "stats: %d jobs, %d tasks, %d rejected; load %v, schedule %v on %d workers\n",
-			doc.Summary.Jobs, doc.Summary.Tasks, len(doc.Rejected), res.Stats.Load.Round(time.Millisecond),
-			res.Stats.Run.Round(time.Millisecond), res.Stats.Workers)
+		fmt.Fprintf(o.io.ErrOut, "stats: %s, %s, %d rejected; load %v, schedule %v on %s\n",
+			plural.Count(doc.Summary.Jobs, "job"), plural.Count(doc.Summary.Tasks, "task"), len(doc.Rejected), res.Stats.Load.Round(time.Millisecond),
+			res.Stats.Run.Round(time.Millisecond), plural.Count(res.Stats.Workers, "worker"))
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/capplan/capplan/internal/plural"
 	"github.com/capplan/capplan/lp"
 	"github.com/capplan/capplan/pipeline"
 	"github.com/capplan/capplan/reports"
@@ -84,8 +85,9 @@ func fairShareRun(o *fairShareOptions) error {
 	}
 	if o.Stats {
 		st := res.Stats
-		fmt.Fprintf(o.io.ErrOut, "stats: %d applications, %d machine types, %d machines; %d rounds, %d max flows\n",
-			st.Applications, st.MachineTypes, st.Machines, st.Rounds, st.MaxFlows)
+		fmt.Fprintf(o.io.ErrOut, "stats: %s, %s, %s; %s, %s\n",
+			plural.Count(st.Applications, "application"), plural.Count(st.MachineTypes, "machine type"), plural.Count(st.Machines, "machine"),
+			plural.Count(st.Rounds, "round"), plural.Count(st.MaxFlows, "max flow"))
 		fmt.Fprintf(o.io.ErrOut, "stats: load %v, flow solve %v", st.Load.Round(time.Microsecond), st.Flow.Round(time.Microsecond))
 		if o.run.Method == pipeline.MethodLP {
 			fmt.Fprintf(o.io.ErrOut, ", lp solve %v (%d LPs)", st.LP.Round(time.Microsecond), st.LPs)
