@@ -5,13 +5,14 @@ FUZZ_DATASETS := FuzzParseCluster FuzzParseDemand FuzzParseWorkload FuzzParseKub
 
 .PHONY: run test fuzz test-clp test-slurm bench build
 
+# -buildvcs=true stamps the commit into the binary (capplan version).
 build:
-	$(GO) build -o bin/capplan ./cmd/capplan
+	$(GO) build -buildvcs=true -o bin/capplan ./cmd/capplan
 
 # The main job on the embedded example data: the whole pipeline into a
 # plan bundle in out/ (exit code 3 would mean a bundle with warnings).
 run:
-	$(GO) build -o bin/capplan ./cmd/capplan
+	$(GO) build -buildvcs=true -o bin/capplan ./cmd/capplan
 	./bin/capplan plan --example -o out/
 	@echo "report: out/report.html (and out/report.xlsx, out/export/); verify with: ./bin/capplan plan --check out/"
 

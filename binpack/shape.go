@@ -54,9 +54,17 @@ func ShapeCost(shape, scale []float64, cost Cost) float64 {
 // dominates need, costs[j] being shape j's cost (ties go to the lower
 // index), or -1 when no shape holds need. Cost O(len(shapes)·len(need)).
 func Cheapest(need []float64, shapes [][]float64, costs []float64) int {
+	return CheapestAllowed(need, shapes, costs, nil)
+}
+
+// CheapestAllowed is Cheapest among the shapes j with allowed(j) (all when
+// allowed is nil): a request may be limited to the shapes that fit a
+// machine its application may use. Cost O(len(shapes)·len(need)) plus the
+// calls of allowed.
+func CheapestAllowed(need []float64, shapes [][]float64, costs []float64, allowed func(j int) bool) int {
 	best := -1
 	for j, c := range shapes {
-		if (best < 0 || costs[j] < costs[best]) && Dominates(c, need) {
+		if (best < 0 || costs[j] < costs[best]) && Dominates(c, need) && (allowed == nil || allowed(j)) {
 			best = j
 		}
 	}

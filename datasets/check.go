@@ -101,6 +101,23 @@ func (m *matching) explainIneligible(ps *inputerr.List, a int, path string) {
 		ps.Add(path+".selector", "application %q can run on no node: selector %q matches no node", app.Name, app.selectorText())
 		return
 	}
+	var tolerated []int
+	for _, p := range matched {
+		if m.tolerated(p, a) {
+			tolerated = append(tolerated, p)
+		}
+	}
+	if len(tolerated) == 0 {
+		t, _ := untolerated(app.Tolerations, m.c.Groups[m.profiles[matched[0]].group].Taints)
+		where := "every node matching its selector"
+		if app.SelectorText == "" {
+			where = "every node"
+		}
+		ps.Add(path+".tolerations", "application %q can run on no node: %s has a taint it does not tolerate (e.g. %s); add a toleration for it",
+			app.Name, where, t.ToString())
+		return
+	}
+	matched = tolerated
 	where := "no node matching its selector"
 	if app.SelectorText == "" {
 		where = "no node"

@@ -4,6 +4,8 @@ import (
 	"maps"
 	"strconv"
 
+	corev1 "k8s.io/api/core/v1"
+
 	"github.com/capplan/capplan/internal/inputerr"
 )
 
@@ -20,6 +22,9 @@ type LoadOptions struct {
 	// RackLabel is the node label that holds a node's rack in a kubectl
 	// node list; empty means "rack".
 	RackLabel string
+	// Pods makes a kubectl node's pod limit (allocatable "pods") a
+	// resource dimension; by default it is left out.
+	Pods bool
 }
 
 func (o LoadOptions) rackLabel() string {
@@ -38,6 +43,20 @@ type Cluster struct {
 	Resources []string
 	// Groups are the node groups, in file order.
 	Groups []NodeGroup
+	// Excluded lists the nodes of the file left out of the cluster, and
+	// why (kubectl node lists: cordoned nodes).
+	Excluded []Exclusion
+	// Notes are remarks on how the file was read that a planner should
+	// see (kubectl node lists: an instance type whose nodes differ in
+	// allocatable is planned with the smallest amounts).
+	Notes []string
+}
+
+// Exclusion is a node left out of planning and the reason, in the user's
+// words ("cordoned (spec.unschedulable)").
+type Exclusion struct {
+	Node   string
+	Reason string
 }
 
 // NodeGroup is Count identical nodes, apart from their name and rack.
@@ -53,9 +72,27 @@ type NodeGroup struct {
 	Labels map[string]string
 	// Capacity is the capacity of each node, in Cluster.Resources order.
 	Capacity Vector
-	// Hostnames, when set (kubectl node lists), are the node names;
-	// otherwise node i is named Name-i.
-	Hostnames []string
+	// Taints are the group's node taints (kubectl node lists, or the
+	// capplan group's taints). Only NoSchedule and NoExecute taints bind:
+	// an application may run on the group only if it tolerates each of
+	// them (Kubernetes semantics, corev1.Toleration.ToleratesTaint).
+	Taints []corev1.Taint
+	// Members, when set (kubectl node lists), are the group's nodes one by
+	// one, with their own names, racks and labels (nodes of one instance
+	// type differ in hostname, zone, ...); Labels then holds the labels
+	// all members share. Otherwise node i is named Name-i and has the
+	// group's labels and rack i mod len(Racks).
+	Members []Member
+}
+
+// Member is one node of a kubectl node group.
+type Member struct {
+	Name string
+	// Rack is "" when the node has no rack label.
+	Rack string
+	// Labels are the node's labels, the rack label included as for
+	// Node.Labels. Shared: do not modify.
+	Labels map[string]string
 }
 
 // Node is one concrete node of a cluster.
@@ -73,14 +110,17 @@ type Node struct {
 
 // NodeName returns the name of node i of the group.
 func (g *NodeGroup) NodeName(i int) string {
-	if g.Hostnames != nil {
-		return g.Hostnames[i]
+	if g.Members != nil {
+		return g.Members[i].Name
 	}
 	return g.Name + "-" + strconv.Itoa(i)
 }
 
 // NodeRack returns the rack of node i of the group, or "".
 func (g *NodeGroup) NodeRack(i int) string {
+	if g.Members != nil {
+		return g.Members[i].Rack
+	}
 	if len(g.Racks) == 0 {
 		return ""
 	}
@@ -119,8 +159,10 @@ func (c *Cluster) Nodes() []Node {
 		byRack := map[string]map[string]string{}
 		for i := 0; i < g.Count; i++ {
 			rack := g.NodeRack(i)
-			l, ok := byRack[rack]
-			if !ok {
+			var l map[string]string
+			if g.Members != nil {
+				l = g.Members[i].Labels
+			} else if l = byRack[rack]; l == nil {
 				l = g.nodeLabels(rack)
 				byRack[rack] = l
 			}

@@ -89,7 +89,7 @@ func TestValidationErrorShortens(t *testing.T) {
 	if len(lines) != 21 || lines[20] != "... and 10 more" {
 		t.Errorf("Error() has %d lines ending %q", len(lines), lines[len(lines)-1])
 	}
-	if lines[0] != "c.yaml: nodes[0].count: must be between 1 and 10000000, got 0" {
+	if lines[0] != "c.yaml: nodes[0].count: node group \"gaa\" must have at least 1 node, got 0 (leave count out for one node)" {
 		t.Errorf("first line %q", lines[0])
 	}
 }

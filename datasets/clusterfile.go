@@ -1,8 +1,11 @@
 package datasets
 
 import (
+	"fmt"
+	"math"
 	"strings"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/validate/content"
 
 	"github.com/capplan/capplan/internal/inputerr"
@@ -10,7 +13,7 @@ import (
 
 var (
 	clusterFields = []string{"apiVersion", "kind", "resources", "nodes"}
-	groupFields   = []string{"name", "count", "rack", "racks", "labels", "capacity"}
+	groupFields   = []string{"name", "count", "rack", "racks", "labels", "taints", "capacity"}
 )
 
 // clusterFromTree reads a capplan/v1 Cluster whose header readKind has
@@ -106,11 +109,19 @@ func readGroup(ps *inputerr.List, path string, v any, resources []string, resInd
 	before := ps.Len()
 	var g NodeGroup
 	g.Name, _ = o.name("name")
-	count, _ := o.integer("count", true, 1, MaxNodes)
-	g.Count = int(count)
+	g.Count = readCount(o, g.Name)
 	g.Racks = readRacks(o)
 	if m, ok := o.mapping("labels", false); ok {
 		g.Labels = readLabels(ps, o.at("labels"), m)
+	}
+	if list, ok := o.list("taints", false); ok {
+		for i, v := range list {
+			p := indexPath(o.at("taints"), i)
+			var t corev1.Taint
+			if decodeStrict(ps, p, v, &t, "a Kubernetes taint (key, value, effect)") && checkTaint(ps, p, t) {
+				g.Taints = append(g.Taints, t)
+			}
+		}
 	}
 	g.Capacity = make(Vector, len(resources))
 	if m, ok := o.mapping("capacity", true); ok {
@@ -127,6 +138,35 @@ func readGroup(ps *inputerr.List, path string, v any, resources []string, resInd
 		}
 	}
 	return g, ps.Len() == before
+}
+
+// readCount reads a group's count: 1 when absent (a listed node is one
+// machine), and an error naming the group when it is not a whole number
+// of nodes between 1 and MaxNodes.
+func readCount(o object, name string) int {
+	n, ok := o.number("count", false)
+	if !ok {
+		if o.has("count") {
+			return 0 // reported by number
+		}
+		return 1
+	}
+	what := "node group"
+	if name != "" {
+		what = fmt.Sprintf("node group %q", name)
+	}
+	v, ok := checkInteger(o.ps, o.at("count"), n, math.MinInt64, math.MaxInt64)
+	switch {
+	case !ok:
+		return 0
+	case v < 1:
+		o.ps.Add(o.at("count"), "%s must have at least 1 node, got %d (leave count out for one node)", what, v)
+		return 0
+	case v > MaxNodes:
+		o.ps.Add(o.at("count"), "%s has %d nodes, got more than the %d supported", what, v, MaxNodes)
+		return 0
+	}
+	return int(v)
 }
 
 // readRacks reads rack or racks (round-robin), which exclude each other.

@@ -24,7 +24,7 @@ func TestParseClusterRejects(t *testing.T) {
 		{"wrong apiVersion", "apiVersion: capplan/v2\nkind: Cluster\nresources: [cpu]\nnodes: [{name: a, count: 1, capacity: {cpu: 1}}]\n",
 			[]wantProblem{{"apiVersion", `got the string "capplan/v2", want capplan/v1`}}},
 		{"missing kind (the rest is still checked)", "apiVersion: capplan/v1\nresources: [cpu]\nnodes: [{name: a, count: 0, capacity: {cpu: 1}}]\n",
-			[]wantProblem{{"kind", `missing required field; want Cluster`}, {"nodes[0].count", "must be between 1 and 10000000, got 0"}}},
+			[]wantProblem{{"kind", `missing required field; want Cluster`}, {"nodes[0].count", "node group \"a\" must have at least 1 node, got 0"}}},
 		{"wrong kind", "apiVersion: capplan/v1\nkind: Demand\napplications: []\n", []wantProblem{{"kind", `got "Demand", want "Cluster"`}}},
 		{"kind not a string", "apiVersion: capplan/v1\nkind: 3\nresources: [cpu]\nnodes: [{name: a, count: 1, capacity: {cpu: 1}}]\n",
 			[]wantProblem{{"kind", "must be a string, got the number 3"}}},
@@ -47,8 +47,7 @@ func TestParseClusterRejects(t *testing.T) {
 		{"group name empty", clusterHead + "nodes: [{name: '', count: 1, capacity: {cpu: 1}}]\n", []wantProblem{{"nodes[0].name", "must not be empty"}}},
 		{"duplicate group names", clusterHead + "nodes:\n- {name: a, count: 1, capacity: {cpu: 1}}\n- {name: b, count: 1, capacity: {cpu: 1}}\n- {name: a, count: 2, capacity: {cpu: 1}}\n",
 			[]wantProblem{{"nodes[2].name", `duplicate group name "a" (first used by nodes[0])`}}},
-		{"count missing", clusterHead + "nodes: [{name: a, capacity: {cpu: 1}}]\n", []wantProblem{{"nodes[0].count", "missing required field"}}},
-		{"count zero", clusterHead + "nodes: [{name: a, count: 0, capacity: {cpu: 1}}]\n", []wantProblem{{"nodes[0].count", "must be between 1 and 10000000, got 0"}}},
+		{"count zero", clusterHead + "nodes: [{name: a, count: 0, capacity: {cpu: 1}}]\n", []wantProblem{{"nodes[0].count", "node group \"a\" must have at least 1 node, got 0"}}},
 		{"count negative", clusterHead + "nodes: [{name: a, count: -4, capacity: {cpu: 1}}]\n", []wantProblem{{"nodes[0].count", "got -4"}}},
 		{"count fractional", clusterHead + "nodes: [{name: a, count: 2.5, capacity: {cpu: 1}}]\n", []wantProblem{{"nodes[0].count", "must be a whole number, got 2.5"}}},
 		{"count quoted", clusterHead + "nodes: [{name: a, count: '3', capacity: {cpu: 1}}]\n", []wantProblem{{"nodes[0].count", `must be a number, got the string "3" (remove the quotes)`}}},
@@ -117,5 +116,24 @@ func TestParseClusterRejects(t *testing.T) {
 			}
 			checkProblems(t, err, "c.yaml", tc.want)
 		})
+	}
+}
+
+// TestGroupCount (issue 12, item 2): a listed node group without count is
+// one machine; a count of zero or below is an error naming the group.
+func TestGroupCount(t *testing.T) {
+	c := mustCluster(t, "c.yaml", []byte(clusterHead+"nodes:\n- {name: solo, capacity: {cpu: 4}}\n- {name: pair, count: 2, capacity: {cpu: 8}}\n"))
+	if got := []int{c.Groups[0].Count, c.Groups[1].Count}; got[0] != 1 || got[1] != 2 {
+		t.Errorf("counts = %v, want [1 2]", got)
+	}
+	if n := c.NumNodes(); n != 3 {
+		t.Errorf("NumNodes = %d, want 3", n)
+	}
+	for _, tc := range []struct{ count, want string }{
+		{"0", `node group "g" must have at least 1 node, got 0`},
+		{"-2", `node group "g" must have at least 1 node, got -2`},
+	} {
+		_, err := ParseCluster("c.yaml", []byte(clusterHead+"nodes: [{name: g, count: "+tc.count+", capacity: {cpu: 1}}]\n"), LoadOptions{})
+		checkProblems(t, err, "c.yaml", []wantProblem{{"nodes[0].count", tc.want}})
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"strings"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/labels"
 
@@ -50,6 +51,10 @@ type Application struct {
 	// MaxPerNode caps the application's containers on any one node in an
 	// ownership packing; 0 means no cap (1 spreads them one per node).
 	MaxPerNode int64
+	// Tolerations let the application run on nodes with NoSchedule or
+	// NoExecute taints, with Kubernetes semantics (a node is eligible when
+	// each of its such taints is tolerated by some toleration).
+	Tolerations []corev1.Toleration
 }
 
 // Sharing is an application's X-Flex sharing policy: a bound, alone, or
@@ -75,7 +80,7 @@ type Request struct {
 
 var (
 	demandFields  = []string{"apiVersion", "kind", "applications"}
-	appFields     = []string{"name", "weight", "maxMachines", "selector", "minCapacity", "sharing", "requests", "colocateWith", "exlocateWith", "maxPerNode"}
+	appFields     = []string{"name", "weight", "maxMachines", "selector", "minCapacity", "sharing", "requests", "colocateWith", "exlocateWith", "maxPerNode", "tolerations"}
 	sharingFields = []string{"bound", "alone"}
 	requestFields = []string{"shape", "count", "duration"}
 )
@@ -211,6 +216,15 @@ func readApplication(ps *inputerr.List, path string, v any) (Application, bool) 
 	a.ColocateWith, _ = o.stringList("colocateWith")
 	a.ExlocateWith, _ = o.stringList("exlocateWith")
 	a.MaxPerNode, _ = o.integer("maxPerNode", false, 1, math.MaxInt32)
+	if list, ok := o.list("tolerations", false); ok {
+		for i, v := range list {
+			p := indexPath(o.at("tolerations"), i)
+			var t corev1.Toleration
+			if decodeStrict(ps, p, v, &t, "a Kubernetes toleration (key, operator, value, effect, tolerationSeconds)") && checkToleration(ps, p, t) {
+				a.Tolerations = append(a.Tolerations, t)
+			}
+		}
+	}
 	if list, ok := o.list("requests", false); ok {
 		for i, v := range list {
 			if r, ok := readRequest(ps, indexPath(o.at("requests"), i), v); ok {

@@ -8,8 +8,9 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 )
 
-// profile is a set of nodes with identical labels and capacity: the nodes
-// of one rack of one node group (or of the whole group, without racks).
+// profile is a set of nodes with identical labels, capacity and taints:
+// the nodes of one rack of one node group (or of the whole group, without
+// racks), or the members of a kubectl node group with equal labels.
 type profile struct {
 	group  int
 	labels map[string]string
@@ -44,9 +45,9 @@ type matching struct {
 }
 
 // newMatching computes eligibility: an application may run on a node when
-// its selector matches the node's labels (rack included) and the node has
-// at least its minCapacity of every resource named, compared exactly in
-// milli-units.
+// its selector matches the node's labels (rack included), it tolerates the
+// node's NoSchedule and NoExecute taints, and the node has at least its
+// minCapacity of every resource named, compared exactly in milli-units.
 func newMatching(c *Cluster, d *Demand) *matching {
 	m := &matching{c: c, d: d, resIndex: make(map[string]int, len(c.Resources))}
 	for i, r := range c.Resources {
@@ -71,16 +72,27 @@ func newMatching(c *Cluster, d *Demand) *matching {
 	for g := range c.Groups {
 		grp := &c.Groups[g]
 		milli := grp.Capacity.Milli()
-		byRack := map[string]int{}
+		byKey := map[string]int{}
 		slots := max(1, len(grp.Racks))
+		if grp.Members != nil {
+			slots = grp.Count
+		}
 		m.rackSlot[g] = make([]int, slots)
 		for k := 0; k < slots; k++ {
-			rack := grp.NodeRack(k)
-			p, ok := byRack[rack]
+			var key string
+			var l map[string]string
+			if grp.Members != nil {
+				l = grp.Members[k].Labels
+				key = labels.Set(l).String()
+			} else {
+				key = grp.NodeRack(k)
+				l = grp.nodeLabels(key)
+			}
+			p, ok := byKey[key]
 			if !ok {
 				p = len(m.profiles)
-				byRack[rack] = p
-				m.profiles = append(m.profiles, profile{group: g, labels: grp.nodeLabels(rack), milli: milli})
+				byKey[key] = p
+				m.profiles = append(m.profiles, profile{group: g, labels: l, milli: milli})
 			}
 			m.rackSlot[g][k] = p
 		}
@@ -110,7 +122,7 @@ func (m *matching) selects(p, a int) bool {
 }
 
 func (m *matching) fits(p, a int) bool {
-	if m.undeclared[a] || !m.selects(p, a) {
+	if m.undeclared[a] || !m.selects(p, a) || !m.tolerated(p, a) {
 		return false
 	}
 	for _, n := range m.needs[a] {
@@ -119,6 +131,12 @@ func (m *matching) fits(p, a int) bool {
 		}
 	}
 	return true
+}
+
+// tolerated reports whether application a tolerates every NoSchedule and
+// NoExecute taint of profile p's nodes.
+func (m *matching) tolerated(p, a int) bool {
+	return tolerates(m.d.Applications[a].Tolerations, m.c.Groups[m.profiles[p].group].Taints)
 }
 
 func (m *matching) isEligible(p, a int) bool {

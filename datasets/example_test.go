@@ -55,7 +55,7 @@ nodes:
 `), datasets.LoadOptions{})
 	fmt.Println(err)
 	// Output:
-	// cluster.yaml: nodes[0].count: must be between 1 and 10000000, got 0
+	// cluster.yaml: nodes[0].count: node group "std" must have at least 1 node, got 0 (leave count out for one node)
 	// cluster.yaml: nodes[0].capacity.memory: invalid quantity "128GB": use Kubernetes notation such as 64Gi, 500m or 8
 	// cluster.yaml: nodes[1].labels.gpu: label value must be a string, got true (quote it: "true")
 	// cluster.yaml: nodes[1].capacity.gpu: resource "gpu" is not declared in resources [cpu, memory]

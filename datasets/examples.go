@@ -9,18 +9,24 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/capplan/capplan/internal/atomicfile"
+	"github.com/capplan/capplan/internal/plural"
 )
 
 // exampleFS holds the example inputs: a cluster, a demand for it and a
-// workload for it, all of which pass every check of this package.
+// workload for it, a changed forecast (for incremental re-planning), and a
+// `kubectl get nodes -o json` dump with a demand for it, all of which pass
+// every check of this package.
 //
-//go:embed examples/*.yaml
+//go:embed examples/*.yaml examples/*.json
 var exampleFS embed.FS
 
-// ExampleFiles returns the embedded example inputs by file name
-// (cluster.yaml, demand.yaml, workload.yaml).
+// ExampleFiles returns the embedded example inputs by file name:
+// cluster.yaml, demand.yaml, workload.yaml, demand-next.yaml (the demand
+// a quarter later: web and ci grow, batch-etl shrinks), nodes.json and
+// nodes-demand.yaml.
 func ExampleFiles() map[string][]byte {
 	entries, err := fs.ReadDir(exampleFS, "examples")
 	if err != nil {
@@ -40,6 +46,21 @@ func ExampleFiles() map[string][]byte {
 // ErrExists is returned (wrapped) by WriteExamples when a file it would
 // write already exists.
 var ErrExists = errors.New("datasets: file exists")
+
+// existsError names the example files that already exist; it wraps
+// ErrExists.
+type existsError struct{ paths []string }
+
+func (e *existsError) Error() string {
+	verb := "exists"
+	if len(e.paths) > 1 {
+		verb = "exist"
+	}
+	return fmt.Sprintf("%s already %s; remove them or choose another directory (capplan example writes %s)",
+		strings.Join(e.paths, ", "), verb, plural.Count(len(ExampleFiles()), "file"))
+}
+
+func (e *existsError) Unwrap() error { return ErrExists }
 
 // WriteExamples writes the example inputs into dir, creating it if needed.
 // It refuses to overwrite: if any example file already exists in dir, it
@@ -69,10 +90,10 @@ func writeFiles(dir string, files map[string][]byte) error {
 		}
 	}
 	if len(existing) > 0 {
-		return fmt.Errorf("%w: %v; remove them or choose another directory", ErrExists, existing)
+		return &existsError{existing}
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("datasets: %w", err)
+		return fmt.Errorf("cannot create %s: %s", dir, describeOpenError(err))
 	}
 	for _, name := range names {
 		data := files[name]
@@ -80,7 +101,7 @@ func writeFiles(dir string, files map[string][]byte) error {
 			_, err := w.Write(data)
 			return err
 		}); err != nil {
-			return fmt.Errorf("datasets: %w", err)
+			return err
 		}
 	}
 	return nil

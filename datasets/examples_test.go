@@ -17,7 +17,7 @@ func TestExamplesPassEveryCheck(t *testing.T) {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	if want := []string{"cluster.yaml", "demand.yaml", "workload.yaml"}; !slices.Equal(names, want) {
+	if want := []string{"cluster.yaml", "demand-next.yaml", "demand.yaml", "nodes-demand.yaml", "nodes.json", "workload.yaml"}; !slices.Equal(names, want) {
 		t.Fatalf("ExampleFiles() names = %v, want %v", names, want)
 	}
 	c, d := examplePair(t)

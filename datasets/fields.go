@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/capplan/capplan/internal/inputerr"
+	suggestpkg "github.com/capplan/capplan/internal/suggest"
 )
 
 // object is a mapping of the input tree under a field path, with typed
@@ -223,61 +224,11 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// suggestDistance is the largest edit distance at which an unknown name is
-// taken for a typo of a known one; the distance must also be under a third
-// of the longer name, so that "gpu" is not taken for "cpu".
-const suggestDistance = 2
-
-// maxSuggestCandidates bounds the names suggest compares against, so that
-// a file with many unknown references to many names stays fast.
-const maxSuggestCandidates = 200
-
-// suggest returns `; did you mean "x"?` for the closest of known, or the
-// list of known names when none is close.
+// suggest returns `; did you mean "x"?` for the closest of known
+// (suggest.Closest), or the list of known names when none is close.
 func suggest(name string, known []string) string {
-	best, bestD := "", suggestDistance+1
-	for i, k := range known {
-		if i == maxSuggestCandidates {
-			break
-		}
-		if len(name)-len(k) > suggestDistance || len(k)-len(name) > suggestDistance {
-			continue // the distance is at least the difference in length
-		}
-		d := editDistance(strings.ToLower(name), strings.ToLower(k))
-		if d < bestD && 3*d < max(len(name), len(k)) {
-			best, bestD = k, d
-		}
-	}
-	if best != "" {
+	if best, ok := suggestpkg.Closest(name, known); ok {
 		return fmt.Sprintf("; did you mean %q?", best)
 	}
 	return " (known: " + strings.Join(known, ", ") + ")"
-}
-
-// editDistance is the optimal-string-alignment distance between a and b,
-// in bytes: insertions, deletions, substitutions and transpositions of
-// adjacent bytes each cost 1.
-func editDistance(a, b string) int {
-	rows := make([][]int, len(a)+1)
-	for i := range rows {
-		rows[i] = make([]int, len(b)+1)
-		rows[i][0] = i
-	}
-	for j := range rows[0] {
-		rows[0][j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			d := min(rows[i-1][j]+1, rows[i][j-1]+1, rows[i-1][j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				d = min(d, rows[i-2][j-2]+1)
-			}
-			rows[i][j] = d
-		}
-	}
-	return rows[len(a)][len(b)]
 }

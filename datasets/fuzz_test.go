@@ -57,7 +57,7 @@ func fuzzCluster(t *testing.T, data []byte) {
 		t.Fatalf("accepted a broken cluster: %s", bad)
 	}
 	back := roundTrip(t, "fuzz", c, parseClusterDefault, clusterInvariant)
-	kubectl := len(c.Groups) > 0 && c.Groups[0].Hostnames != nil
+	kubectl := len(c.Groups) > 0 && c.Groups[0].Members != nil
 	if c.NumNodes() <= 10000 {
 		if diff := nodesDiff(c.Nodes(), back.Nodes(), kubectl); diff != "" {
 			t.Fatalf("round trip changed the nodes: %s", diff)

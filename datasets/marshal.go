@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"math/big"
+	"slices"
 	"strconv"
 
 	"go.yaml.in/yaml/v2"
@@ -14,10 +15,11 @@ import (
 // WriteYAML writes v, a *Cluster, *Demand or *Workload, as a capplan/v1
 // YAML document that LoadCluster, LoadDemand or LoadWorkload read back to
 // an equal model. Keys come in schema order and maps sorted, so equal
-// models give equal bytes. Two things are not kept: the node names of a
-// kubectl inventory (its single-node groups keep them as group names, so
-// node "n1" comes back as "n1-0"), and weights that are not finite
-// decimals, which are written rounded to float64.
+// models give equal bytes. Two things are not kept: the nodes of a kubectl
+// inventory one by one (a group of its members is written as one group of
+// their count, with the labels they share and their racks round-robin, so
+// node "n1" of group "m5.large" comes back as "m5.large-0"), and weights
+// that are not finite decimals, which are written rounded to float64.
 func WriteYAML(w io.Writer, v any) error {
 	b, err := MarshalYAML(v)
 	if err != nil {
@@ -54,15 +56,30 @@ func clusterDoc(c *Cluster) items {
 	for i := range c.Groups {
 		g := &c.Groups[i]
 		doc := items{{Key: "name", Value: g.Name}, {Key: "count", Value: g.Count}}
-		switch len(g.Racks) {
+		racks := g.Racks
+		if g.Members != nil {
+			racks = memberRacks(g)
+		}
+		switch len(racks) {
 		case 0:
 		case 1:
-			doc = append(doc, yaml.MapItem{Key: "rack", Value: g.Racks[0]})
+			doc = append(doc, yaml.MapItem{Key: "rack", Value: racks[0]})
 		default:
-			doc = append(doc, yaml.MapItem{Key: "racks", Value: g.Racks})
+			doc = append(doc, yaml.MapItem{Key: "racks", Value: racks})
 		}
 		if len(g.Labels) > 0 {
 			doc = append(doc, yaml.MapItem{Key: "labels", Value: stringsDoc(g.Labels)})
+		}
+		if len(g.Taints) > 0 {
+			taints := make([]any, len(g.Taints))
+			for k, t := range g.Taints {
+				taint := items{{Key: "key", Value: t.Key}}
+				if t.Value != "" {
+					taint = append(taint, yaml.MapItem{Key: "value", Value: t.Value})
+				}
+				taints[k] = append(taint, yaml.MapItem{Key: "effect", Value: string(t.Effect)})
+			}
+			doc = append(doc, yaml.MapItem{Key: "taints", Value: taints})
 		}
 		capacity := items{}
 		for j, q := range g.Capacity {
@@ -75,6 +92,22 @@ func clusterDoc(c *Cluster) items {
 	return append(header(KindCluster),
 		yaml.MapItem{Key: "resources", Value: c.Resources},
 		yaml.MapItem{Key: "nodes", Value: groups})
+}
+
+// memberRacks returns the racks of a kubectl group's members when every
+// member has one (written round-robin, one per node), else none.
+func memberRacks(g *NodeGroup) []string {
+	racks := make([]string, len(g.Members))
+	for i, m := range g.Members {
+		if m.Rack == "" {
+			return nil
+		}
+		racks[i] = m.Rack
+	}
+	if len(racks) > 0 && slices.Equal(racks, slices.Repeat(racks[:1], len(racks))) {
+		return racks[:1]
+	}
+	return racks
 }
 
 func demandDoc(d *Demand) items {
@@ -108,6 +141,22 @@ func demandDoc(d *Demand) items {
 		}
 		if a.MaxPerNode > 0 {
 			doc = append(doc, yaml.MapItem{Key: "maxPerNode", Value: a.MaxPerNode})
+		}
+		if len(a.Tolerations) > 0 {
+			tols := make([]any, len(a.Tolerations))
+			for k, t := range a.Tolerations {
+				tol := items{}
+				for _, kv := range [][2]string{{"key", t.Key}, {"operator", string(t.Operator)}, {"value", t.Value}, {"effect", string(t.Effect)}} {
+					if kv[1] != "" {
+						tol = append(tol, yaml.MapItem{Key: kv[0], Value: kv[1]})
+					}
+				}
+				if t.TolerationSeconds != nil {
+					tol = append(tol, yaml.MapItem{Key: "tolerationSeconds", Value: *t.TolerationSeconds})
+				}
+				tols[k] = tol
+			}
+			doc = append(doc, yaml.MapItem{Key: "tolerations", Value: tols})
 		}
 		if len(a.Requests) > 0 {
 			reqs := make([]any, len(a.Requests))

@@ -49,8 +49,8 @@ func clusterInvariant(c *Cluster) string {
 				return fmt.Sprintf("group %s: rack %q", g.Name, r)
 			}
 		}
-		if g.Hostnames != nil && len(g.Hostnames) != g.Count {
-			return fmt.Sprintf("group %s: %d hostnames for %d nodes", g.Name, len(g.Hostnames), g.Count)
+		if g.Members != nil && len(g.Members) != g.Count {
+			return fmt.Sprintf("group %s: %d members for %d nodes", g.Name, len(g.Members), g.Count)
 		}
 	}
 	if total > MaxNodes || total != c.NumNodes() {
@@ -187,7 +187,9 @@ func nodesDiff(a, b []Node, ignoreNames bool) string {
 	}
 	for i := range a {
 		x, y := a[i], b[i]
-		if (!ignoreNames && x.Name != y.Name) || x.Group != y.Group || x.Rack != y.Rack || !maps.Equal(x.Labels, y.Labels) || len(x.Capacity) != len(y.Capacity) {
+		// A kubectl inventory's nodes come back as their group's nodes:
+		// names, racks and labels of their own are not kept.
+		if !ignoreNames && (x.Name != y.Name || x.Rack != y.Rack || !maps.Equal(x.Labels, y.Labels)) || x.Group != y.Group || len(x.Capacity) != len(y.Capacity) {
 			return fmt.Sprintf("node %d: %+v vs %+v", i, x, y)
 		}
 		for r := range x.Capacity {

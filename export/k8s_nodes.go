@@ -5,6 +5,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/capplan/capplan/internal/plural"
 )
 
 // nodePlan says how node-labels.sh reaches each machine type's nodes and
@@ -33,7 +35,7 @@ func (m *model) nodePlan() nodePlan {
 		if sel, ok := m.exactSelector(t); ok {
 			np.selector[t] = sel
 		} else {
-			np.warnings = append(np.warnings, fmt.Sprintf("machine type %s: the plan names none of its %d nodes and its labels do not single them out, so node-labels.sh cannot label them (run capplan fairshare --per-node)", ty.name, ty.count))
+			np.warnings = append(np.warnings, fmt.Sprintf("machine type %s: the plan names none of its %s and its labels do not single them out, so node-labels.sh cannot label them (run capplan fairshare --per-node)", ty.name, plural.Count(ty.count, "node")))
 		}
 	}
 	for _, u := range m.nodeOwner {
@@ -97,7 +99,7 @@ func (m *model) k8sNodeScript(np nodePlan) File {
 	b.WriteString("# the application lends (a sharing bound), taints them " + LabelOwner + "=<application>:NoSchedule.\n")
 	b.WriteString("set -eu\n")
 	for t, ty := range m.types {
-		fmt.Fprintf(&b, "\n# machine type %s: %d nodes\n", ty.name, ty.count)
+		fmt.Fprintf(&b, "\n# machine type %s: %s\n", ty.name, plural.Count(ty.count, "node"))
 		label := LabelMachineType + "=" + ty.id
 		switch {
 		case len(ty.nodes) > 0:
@@ -130,7 +132,7 @@ func (m *model) k8sNodeScript(np nodePlan) File {
 			continue
 		}
 		owner := LabelOwner + "=" + m.apps[u].id
-		fmt.Fprintf(&b, "\n# owned by %s: %d nodes\n", m.apps[u].name, len(nodes))
+		fmt.Fprintf(&b, "\n# owned by %s: %s\n", m.apps[u].name, plural.Count(len(nodes), "node"))
 		writeNodeCommands(&b, "kubectl label nodes --overwrite", nodes, owner)
 		if np.tainted[u] {
 			writeNodeCommands(&b, "kubectl taint nodes --overwrite", nodes, owner+":NoSchedule")

@@ -49,12 +49,33 @@ func exactTotals(t *testing.T, in Input) (resources []string, totals [][]resourc
 			}
 		}
 	}
+	// An application with a forecast gets at most what it asked for in
+	// each resource: its amounts are scaled by min(1, min(share, forecast)
+	// / share), the share recomputed here from machines × capacity.
+	scale := make([]map[string]*big.Rat, len(fs.Shares))
+	for a, s := range fs.Shares {
+		scale[a] = map[string]*big.Rat{}
+		for _, r := range resources {
+			share := new(big.Rat)
+			for _, mt := range fs.MachineTypes {
+				share.Add(share, new(big.Rat).Mul(plan.RatFromFloat(s.ByType[mt.Name]), plan.RatFromFloat(mt.Capacity[r])))
+			}
+			scale[a][r] = big.NewRat(1, 1)
+			if in.Amounts == nil && s.Forecast != nil && share.Sign() > 0 {
+				want := plan.RatFromFloat(min(s.Amounts[r], s.Forecast[r]))
+				if want.Cmp(share) < 0 {
+					scale[a][r] = new(big.Rat).Quo(want, share)
+				}
+			}
+		}
+	}
 	for _, mt := range fs.MachineTypes {
 		row := make([]resource.Quantity, len(resources))
 		for j, r := range resources {
 			sum := new(big.Rat)
-			for _, s := range fs.Shares {
-				sum.Add(sum, new(big.Rat).Mul(plan.RatFromFloat(s.ByType[mt.Name]), plan.RatFromFloat(mt.Capacity[r])))
+			for a, s := range fs.Shares {
+				x := new(big.Rat).Mul(plan.RatFromFloat(s.ByType[mt.Name]), plan.RatFromFloat(mt.Capacity[r]))
+				sum.Add(sum, x.Mul(x, scale[a][r]))
 			}
 			row[j] = kubernetesQuantity(r, floorDiv(sum, kubernetesGranularity(r)))
 			// Never more than the type holds.

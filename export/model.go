@@ -30,7 +30,9 @@ type Input struct {
 	// units) when the plan records them beside machines (a share capped at
 	// the forecast demand): an application's amount on each machine type,
 	// machines × capacity, is then scaled down in proportion so that its
-	// total is at most Amounts[application][resource].
+	// total is at most Amounts[application][resource]. When nil, they come
+	// from the FairShare itself (forecastAmounts): an application with a
+	// forecast gets at most what it asked for in every resource.
 	Amounts map[string]map[string]float64
 }
 
@@ -157,9 +159,33 @@ func newModel(in Input) (*model, error) {
 			return nil, err
 		}
 	}
-	m.computeAmounts(in.Amounts)
+	amounts := in.Amounts
+	if amounts == nil {
+		amounts = forecastAmounts(in.FairShare)
+	}
+	m.computeAmounts(amounts)
 	m.findOwners(in.Packing)
 	return m, nil
+}
+
+// forecastAmounts returns, per application of doc with a forecast, the
+// smaller of its share and its forecast in every resource of the share
+// (plan.Share.Amounts, plan.Share.Forecast): the machines of a capped share
+// may hold more of some resource than the forecast asks for, and the
+// quotas grant what it asked for.
+func forecastAmounts(doc *plan.FairShare) map[string]map[string]float64 {
+	out := map[string]map[string]float64{}
+	for _, s := range doc.Shares {
+		if s.Forecast == nil {
+			continue
+		}
+		totals := map[string]float64{}
+		for r, v := range s.Amounts {
+			totals[r] = min(v, s.Forecast[r])
+		}
+		out[s.Application] = totals
+	}
+	return out
 }
 
 // checkAllocation refuses a plan that allocates more machines of a type

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/big"
 
+	"github.com/capplan/capplan/internal/plural"
 	"github.com/capplan/capplan/plan"
 )
 
@@ -76,7 +77,7 @@ func (m *model) findOwners(pack *plan.PackingPlan) {
 	for t := range m.types {
 		ty := &m.types[t]
 		if ty.nodes != nil && int64(len(ty.nodes)) != ty.count {
-			m.warnings = append(m.warnings, fmt.Sprintf("machine type %s: the plan names %d of its %d nodes; node labels are written for those only", ty.name, len(ty.nodes), ty.count))
+			m.warnings = append(m.warnings, fmt.Sprintf("machine type %s: the plan names %d of its %s; node labels are written for those only", ty.name, len(ty.nodes), plural.Count(ty.count, "node")))
 		}
 		if ty.owner >= 0 {
 			for _, n := range ty.nodes {

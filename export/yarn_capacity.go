@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
+
+	"github.com/capplan/capplan/internal/plural"
 )
 
 // hadoopConfiguration is a Hadoop configuration file (capacity-scheduler.xml):
@@ -137,7 +139,7 @@ func (m *model) yarnCapacity() (*File, []string) {
 	}
 	for t, ty := range m.types {
 		if len(l.label[t]) > 0 {
-			add("root.accessible-node-labels."+ty.id+".capacity", "100", fmt.Sprintf("machine type %s: %d nodes", ty.name, ty.count))
+			add("root.accessible-node-labels."+ty.id+".capacity", "100", fmt.Sprintf("machine type %s: %s", ty.name, plural.Count(ty.count, "node")))
 		}
 	}
 	access := make([][]string, len(m.apps))
@@ -172,7 +174,7 @@ func (m *model) yarnCapacity() (*File, []string) {
 		for _, s := range l.label[t] {
 			q := "root." + m.apps[s.app].id + ".accessible-node-labels." + ty.id
 			f, _ := m.apps[s.app].byType[t].Float64()
-			add(q+".capacity", formatBasisPoints(s.capacity), fmt.Sprintf("%s of %d machines", formatMachines(f), ty.count))
+			add(q+".capacity", formatBasisPoints(s.capacity), fmt.Sprintf("%s of %s", formatMachines(f), plural.Count(ty.count, "machine")))
 			add(q+".maximum-capacity", formatBasisPoints(s.maximum), "")
 		}
 	}

@@ -3,6 +3,8 @@ package export
 import (
 	"fmt"
 	"strings"
+
+	"github.com/capplan/capplan/internal/plural"
 )
 
 // nodesPerCommand bounds the nodes one generated command names, keeping
@@ -31,12 +33,12 @@ func (m *model) yarnNodeLabels() (*File, []string) {
 	}
 	fmt.Fprintf(&b, "yarn rmadmin -addToClusterNodeLabels %s\n", shellQuote(strings.Join(labels, ",")))
 	for _, ty := range m.types {
-		fmt.Fprintf(&b, "\n# machine type %s: %d nodes\n", ty.name, ty.count)
+		fmt.Fprintf(&b, "\n# machine type %s: %s\n", ty.name, plural.Count(ty.count, "node"))
 		if len(ty.nodes) == 0 {
 			b.WriteString("# The plan does not name these nodes (run capplan fairshare --per-node, or pass\n")
 			b.WriteString("# an ownership packing plan): label them with\n")
 			fmt.Fprintf(&b, "#   yarn rmadmin -replaceLabelsOnNode \"<node>=%s\"\n", ty.id)
-			warnings = append(warnings, fmt.Sprintf("machine type %s: the plan names none of its %d nodes, so node-labels.sh cannot label them", ty.name, ty.count))
+			warnings = append(warnings, fmt.Sprintf("machine type %s: the plan names none of its %s, so node-labels.sh cannot label them", ty.name, plural.Count(ty.count, "node")))
 			continue
 		}
 		for start := 0; start < len(ty.nodes); start += nodesPerCommand {

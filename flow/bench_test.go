@@ -19,7 +19,7 @@ func googleProblem(tb testing.TB, users, types, machines int, seed int64) *flow.
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return pipeline.CMMFProblem(inst)
+	return pipeline.CMMFProblem(inst, d)
 }
 
 // unweightedCopy sets every weight to 1 (Algorithm B's fast path).

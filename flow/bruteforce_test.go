@@ -5,29 +5,37 @@ import (
 	"slices"
 )
 
-// rank returns ρ(S) = min_{B⊆S} [d(B) + c(N(S∖B))], the most machines the
-// user set S (a bitmask) can hold together (ALGORITHMS.md §5.2), by brute
-// force over subsets.
+// rank returns ρ(S), the most machines the user set S (a bitmask) can
+// hold together: the minimum cut of its network (ALGORITHMS.md §5.2),
+// min_{B⊆S} [d(B) + Σ_t min(c_t, Σ_{u∈S∖B, t∈N(u)} cap_{u,t})], with an
+// uncapped arc counting as infinite (so a type any such user reaches
+// without a cap costs c_t: the classic d(B) + c(N(S∖B))); by brute force
+// over subsets.
 func rank(p *Problem, S int) int64 {
+	const inf = int64(1) << 40
 	best := int64(-1)
 	for B := S; ; B = (B - 1) & S {
 		var v int64
-		var seen uint64
+		edges := make([]int64, len(p.Types)) // Σ caps from S∖B into each type
 		for u := range p.Users {
 			if B&(1<<u) != 0 {
 				d := p.Users[u].Demand
 				if d == Unbounded {
-					d = 1 << 40
+					d = inf
 				}
 				v += d
 			} else if S&(1<<u) != 0 {
-				for _, t := range p.Users[u].Types {
-					if seen&(1<<t) == 0 {
-						seen |= 1 << t
-						v += p.Types[t]
+				for k, t := range p.Users[u].Types {
+					e := p.Users[u].typeCap(k)
+					if e == Unbounded {
+						e = inf
 					}
+					edges[t] = min(edges[t]+e, inf)
 				}
 			}
+		}
+		for t, c := range p.Types {
+			v += min(c, edges[t])
 		}
 		if best < 0 || v < best {
 			best = v

@@ -1,6 +1,9 @@
 package flow
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Divisible computes the weighted, demand-capped CMMF allocation with
 // divisible machines: the unique allocation x maximising, lexicographically,
@@ -19,6 +22,15 @@ import "fmt"
 //
 // Each round takes at most |U|+1 Newton steps (w(A) strictly decreases),
 // typically 1–3; there is one round per distinct level.
+//
+// Type caps (User.TypeCaps) cap the arcs user → type. The level bound of a
+// cut S then also counts the capped arcs leaving it, and a user can be
+// blocked by its own caps while the types it uses still have room: it
+// leaves with its tight set, and since every arc it has to a type that
+// still reaches the sink is saturated (else it would reach the sink too),
+// it holds exactly its (integer) cap there, which is taken off those
+// types' remaining counts for the later rounds. So all arithmetic stays in
+// integers.
 func Divisible(p *Problem) (*Result, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
@@ -50,7 +62,8 @@ type divisibleSolver struct {
 	classes []class
 	net     *network
 	state   []classState
-	typeOK  []bool // type still in the network
+	typeOK  []bool  // type still in the network
+	remain  []int64 // machines of each type not held by removed classes
 	mark    []bool
 	round   int
 	last    Rat
@@ -68,9 +81,10 @@ func newDivisibleSolver(p *Problem) *divisibleSolver {
 		p:       p,
 		res:     newResult(p),
 		classes: classes,
-		net:     newNetwork(lists, p.Types),
+		net:     newNetwork(lists, classCaps(classes), p.Types),
 		state:   make([]classState, len(classes)),
 		typeOK:  make([]bool, len(p.Types)),
+		remain:  slices.Clone(p.Types),
 	}
 	for t := range s.typeOK {
 		s.typeOK[t] = true
@@ -87,11 +101,7 @@ func effectiveProblem(p *Problem) *Problem {
 		if user.Demand == Unbounded {
 			continue
 		}
-		var reach int64
-		for _, t := range user.Types {
-			reach += p.Types[t]
-		}
-		if user.Demand >= reach && len(user.Types) > 0 {
+		if reach := user.reach(p.Types); user.Demand >= reach && len(user.Types) > 0 {
 			q.Users[u].Demand = Unbounded
 		}
 	}
@@ -147,9 +157,12 @@ func (s *divisibleSolver) run() error {
 	return s.finishCapped()
 }
 
-// ratio returns (c(N(X)) − d(X ∩ capped)) / w(X ∩ growing) for X the live
-// classes marked in the source-side marks, or all live classes if nil:
-// the highest level X can support on its own.
+// ratio returns (c(S) − d(X ∩ capped)) / w(X ∩ growing) for X the live
+// classes marked in the source-side marks S of a minimum cut, c(S) the
+// remaining machines of the live types in S plus the caps of the arcs from
+// X to live types outside S (the unscaled capacity the cut leaves X), or,
+// if mark is nil, for all live classes with c the remaining machines of
+// their live types: the highest level X can support on its own.
 func (s *divisibleSolver) ratio(mark []bool) Rat {
 	var capSum, fixed, w int64
 	seen := make([]bool, len(s.p.Types))
@@ -162,10 +175,19 @@ func (s *divisibleSolver) ratio(mark []bool) Rat {
 		} else {
 			w += s.classes[c].weight
 		}
-		for _, t := range s.classes[c].types {
-			if s.typeOK[t] && !seen[t] {
+		for k, t := range s.classes[c].types {
+			if !s.typeOK[t] {
+				continue
+			}
+			if mark != nil && !mark[s.net.typeNode(t)] {
+				if s.classes[c].caps != nil { // a capped arc the cut crosses (an unbounded one never does)
+					capSum += s.classes[c].caps[k]
+				}
+				continue
+			}
+			if !seen[t] {
 				seen[t] = true
-				capSum += s.p.Types[t]
+				capSum += s.remain[t]
 			}
 		}
 	}
@@ -195,10 +217,11 @@ func (s *divisibleSolver) solveAt(lam Rat) (bool, error) {
 	for t, ok := range s.typeOK {
 		var a int64
 		if ok {
-			a = mustMul(lam.Den, s.p.Types[t])
+			a = mustMul(lam.Den, s.remain[t])
 		}
 		g.SetCap(net.typeArc[t], a)
 	}
+	net.setEdgeScale(lam.Den)
 	g.ResetFlow()
 	got := g.MaxFlow(net.src, net.sink)
 	s.res.MaxFlows++
@@ -247,10 +270,12 @@ func (s *divisibleSolver) removeTight(lam Rat) error {
 	g, net := s.net.g, s.net
 	reach := g.CanReach(net.sink, nil)
 	piece := Piece{Round: s.nextRound(lam), Level: lam}
+	var removed []int
 	for c := range s.classes {
 		if s.state[c] == dead || reach[net.classNode(c)] {
 			continue
 		}
+		removed = append(removed, c)
 		wasGrowing := s.state[c] == growing
 		if err := s.settle(c, lam.Den); err != nil {
 			return err
@@ -272,6 +297,26 @@ func (s *divisibleSolver) removeTight(lam Rat) error {
 		if ok && !reach[net.typeNode(t)] {
 			s.typeOK[t] = false
 			piece.Types = append(piece.Types, t)
+		}
+	}
+	// Classes blocked by their caps hold their whole (integer) cap on the
+	// types that stay; those machines are no longer available.
+	for _, c := range removed {
+		if s.classes[c].caps == nil {
+			continue
+		}
+		for k, t := range s.classes[c].types {
+			if !s.typeOK[t] {
+				continue
+			}
+			f := g.Flow(net.edgeArc[c][k])
+			if f == 0 {
+				continue
+			}
+			if f != mustMul(lam.Den, s.classes[c].caps[k]) {
+				panic("flow: a blocked class does not saturate its arc to a live type")
+			}
+			s.remain[t] -= s.classes[c].caps[k]
 		}
 	}
 	if len(piece.Users) == 0 {

@@ -168,7 +168,7 @@ func usefulAmount(p *Problem, r *Result, liar int) *big.Rat {
 	for u := range p.Users {
 		lists[u] = p.Users[u].Types
 	}
-	n := newNetwork(lists, p.Types)
+	n := newNetwork(lists, nil, p.Types)
 	for t, c := range p.Types {
 		n.g.SetCap(n.typeArc[t], c*den)
 	}

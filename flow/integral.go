@@ -47,7 +47,7 @@ func integralUnweighted(p *Problem) (*Result, error) {
 	for c := range classes {
 		lists[c] = classes[c].types
 	}
-	net := newNetwork(lists, p.Types)
+	net := newNetwork(lists, classCaps(classes), p.Types)
 	for t, c := range p.Types {
 		net.g.SetCap(net.typeArc[t], c)
 	}

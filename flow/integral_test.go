@@ -112,7 +112,7 @@ func unitGreedy(p *Problem) []int64 {
 	for u := range p.Users {
 		lists[u] = p.Users[u].Types
 	}
-	n := newNetwork(lists, p.Types)
+	n := newNetwork(lists, nil, p.Types)
 	for tt, c := range p.Types {
 		n.g.SetCap(n.typeArc[tt], c)
 	}

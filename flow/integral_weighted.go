@@ -70,9 +70,11 @@ func (s *greedy) routeFloors() error {
 	return nil
 }
 
-// wclass is a set of users with identical types and weight.
+// wclass is a set of users with identical types and weight (a user with
+// type caps is a class of its own, with those caps).
 type wclass struct {
 	types   []int
+	caps    []int64 // per type, nil for none
 	weight  int64
 	members []int // user indices, increasing
 }
@@ -109,16 +111,17 @@ func newGreedy(p *Problem) *greedy {
 	index := map[string]int{}
 	var key strings.Builder
 	for u, user := range p.Users {
-		var reach int64
-		for _, t := range user.Types {
-			reach += p.Types[t]
-		}
+		reach := user.reach(p.Types)
 		s.dcap[u] = reach
 		if user.Demand != Unbounded {
 			s.dcap[u] = min(reach, user.Demand)
 		}
 		s.active[u] = s.dcap[u] > 0
 		key.Reset()
+		caps := userCaps(p, u)
+		if caps != nil {
+			key.WriteString("user " + strconv.Itoa(u) + "|") // a class of its own
+		}
 		key.WriteString(strconv.FormatInt(user.Weight, 10))
 		for _, t := range user.Types {
 			key.WriteByte(',')
@@ -128,16 +131,17 @@ func newGreedy(p *Problem) *greedy {
 		if !ok {
 			c = len(s.classes)
 			index[key.String()] = c
-			s.classes = append(s.classes, wclass{types: user.Types, weight: user.Weight})
+			s.classes = append(s.classes, wclass{types: user.Types, caps: caps, weight: user.Weight})
 		}
 		s.classes[c].members = append(s.classes[c].members, u)
 		s.classOf[u] = c
 	}
 	lists := make([][]int, len(s.classes))
+	caps := make([][]int64, len(s.classes))
 	for c := range s.classes {
-		lists[c] = s.classes[c].types
+		lists[c], caps[c] = s.classes[c].types, s.classes[c].caps
 	}
-	s.net = newNetwork(lists, p.Types)
+	s.net = newNetwork(lists, caps, p.Types)
 	for t, c := range p.Types {
 		s.net.g.SetCap(s.net.typeArc[t], c)
 	}
@@ -241,6 +245,12 @@ func (s *greedy) levelSearch(act []int) Rat {
 		for c := range s.classes {
 			if !s.mark[net.classNode(c)] {
 				continue
+			}
+			// Capped arcs from the cut to types outside it.
+			for k, t := range s.classes[c].types {
+				if s.classes[c].caps != nil && !s.mark[net.typeNode(t)] {
+					capA += s.classes[c].caps[k]
+				}
 			}
 			for _, u := range s.classes[c].members {
 				if s.active[u] {

@@ -38,6 +38,44 @@ type User struct {
 	// Types lists the indices of the machine types the user may run on,
 	// strictly increasing. An empty list gives the user nothing.
 	Types []int
+	// TypeCaps, when not nil, caps the machines the user may receive of
+	// each of its types (parallel to Types; Unbounded for no cap): the
+	// arc user → type of the flow network gets that capacity. A forecast
+	// makes such caps: on a type the user can use no more machines than
+	// its whole forecast fills there.
+	TypeCaps []int64
+}
+
+// typeCap returns user u's cap on its k-th type (Unbounded when none).
+func (u *User) typeCap(k int) int64 {
+	if u.TypeCaps == nil {
+		return Unbounded
+	}
+	return u.TypeCaps[k]
+}
+
+// capped reports whether the user has a cap on some type.
+func (u *User) capped() bool {
+	for _, c := range u.TypeCaps {
+		if c != Unbounded {
+			return true
+		}
+	}
+	return false
+}
+
+// reach returns the most machines the user could receive from the types
+// alone: Σ_k min(c_t, cap_k).
+func (u *User) reach(types []int64) int64 {
+	var r int64
+	for k, t := range u.Types {
+		c := types[t]
+		if e := u.typeCap(k); e != Unbounded {
+			c = min(c, e)
+		}
+		r += c
+	}
+	return r
 }
 
 // ErrInvalid is returned (wrapped) for a Problem that violates its contract.
@@ -48,7 +86,8 @@ var ErrInvalid = errors.New("flow: invalid problem")
 var ErrFloors = errors.New("flow: floors cannot be met")
 
 // Validate checks the Problem's contract: positive counts and weights,
-// demands ≥ 0 or Unbounded, and type lists strictly increasing and in range.
+// demands ≥ 0 or Unbounded, type lists strictly increasing and in range,
+// and type caps (if any) one per type, each ≥ 0 or Unbounded.
 func (p *Problem) Validate() error {
 	for t, c := range p.Types {
 		if c <= 0 {
@@ -76,6 +115,14 @@ func (p *Problem) Validate() error {
 			}
 			if k > 0 && u.Types[k-1] >= t {
 				return fmt.Errorf("%w: user %d types not strictly increasing", ErrInvalid, i)
+			}
+		}
+		if u.TypeCaps != nil && len(u.TypeCaps) != len(u.Types) {
+			return fmt.Errorf("%w: user %d has %d type caps for %d types", ErrInvalid, i, len(u.TypeCaps), len(u.Types))
+		}
+		for _, c := range u.TypeCaps {
+			if c < 0 && c != Unbounded {
+				return fmt.Errorf("%w: user %d has type cap %d", ErrInvalid, i, c)
 			}
 		}
 	}

@@ -25,16 +25,19 @@ func (e *CertificateError) Error() string {
 // leximin-optimal:
 //
 //   - feasibility: allocations are non-negative, only on eligible types,
-//     within every type's count and every user's demand, and sum to Amount;
-//     Level = Amount/Weight; integral results are whole numbers;
+//     within every type's count, every user's demand and type caps, and sum
+//     to Amount; Level = Amount/Weight; integral results are whole numbers;
 //   - maximality and exchange optimality: in the exchange graph (u may take
-//     a machine of type t from any v that holds some of t, who may replace
-//     it by any of its own types), no user below its demand reaches a type
+//     a machine of type t, below its cap on t, from any v that holds some of
+//     t, who may replace it by any of its own types where it is below its
+//     cap), no user below its demand reaches a type
 //     with idle capacity, and no user u reaches a donor v whose loss would
 //     raise the sorted level vector: level(v) > level(u) for divisible
 //     shares; for integral shares, (x_v−1)/w_v > x_u/w_u, or equal with
 //     w_v > w_u (then u's new level exceeds v's old one).
 //
+// Type caps are capacities of the arcs user → type of the transportation
+// network, whose feasible amount vectors still form a polymatroid.
 // For divisible shares these are the optimality conditions of the lex-
 // optimal base of a polymatroid (Fujishige 1980); the tight-set pieces are
 // a compact form of the same fact. For integral shares they are the local
@@ -58,6 +61,9 @@ func Verify(p *Problem, r *Result) error {
 			}
 			if r.Integral && a.Den != 1 {
 				return &CertificateError{u, "fractional allocation in an integral result"}
+			}
+			if e := user.typeCap(k); e != Unbounded && a.Cmp(Int(e)) > 0 {
+				return &CertificateError{u, fmt.Sprintf("allocation %s on type %d exceeds its cap %d", a, t, e)}
 			}
 			sum.add(a)
 			used[t].add(a)
@@ -126,8 +132,10 @@ func Verify(p *Problem, r *Result) error {
 			}
 			if nv == nil {
 				nv = make([]uint64, words)
-				for _, t2 := range user.Types {
-					nv[t2/64] |= 1 << (t2 % 64)
+				for k2, t2 := range user.Types {
+					if slack(r, user, v, k2) {
+						nv[t2/64] |= 1 << (t2 % 64)
+					}
 				}
 			}
 			for i := range nv {
@@ -143,7 +151,10 @@ func Verify(p *Problem, r *Result) error {
 			continue
 		}
 		clear(reach)
-		for _, t := range user.Types {
+		for k, t := range user.Types {
+			if !slack(r, user, u, k) {
+				continue
+			}
 			reach[t/64] |= 1 << (t % 64)
 			for i := range reach {
 				reach[i] |= closure[t][i]
@@ -171,6 +182,13 @@ func Verify(p *Problem, r *Result) error {
 		return nil // rounds of integral results follow the fractional pieces
 	}
 	return checkRounds(level, r.Round)
+}
+
+// slack reports whether user u (user) is below its cap on its k-th type,
+// so that it may take a machine of that type.
+func slack(r *Result, user User, u, k int) bool {
+	e := user.typeCap(k)
+	return e == Unbounded || r.Alloc[u][k].Cmp(Int(e)) < 0
 }
 
 // improves reports whether moving one unit from a donor with key dk and

@@ -37,7 +37,8 @@ const (
 // weighted and demands capped). Over the modelled users k (those with at
 // least one type and a non-zero demand) it has
 //
-//	variables  f_{k,t} ≥ 0 for t ∈ N(k)   machines of type t given to k
+//	variables  0 ≤ f_{k,t} ≤ e_{k,t} for t ∈ N(k)   machines of type t given to k
+//	                                    (e the user's type cap, +∞ without)
 //	           0 ≤ z_k ≤ d_k/w_k          k's level (no cap for Unbounded)
 //	           M ≥ 0                      the common level of the round
 //	rows       Σ_k f_{k,t} ≤ c_t                 capacity of type t
@@ -73,7 +74,11 @@ func newCMMFLP(p *flow.Problem) *cmmfLP {
 		c.users = append(c.users, u)
 		fs := make([]Var, len(usr.Types))
 		for i, t := range usr.Types {
-			fs[i] = c.m.AddVar(0, math.Inf(1))
+			ub := math.Inf(1)
+			if usr.TypeCaps != nil && usr.TypeCaps[i] != flow.Unbounded {
+				ub = float64(usr.TypeCaps[i])
+			}
+			fs[i] = c.m.AddVar(0, ub)
 			perType[t] = append(perType[t], Term{fs[i], 1})
 		}
 		c.f = append(c.f, fs)

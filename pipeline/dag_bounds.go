@@ -32,6 +32,7 @@ func DAGBounds(o DAGBoundsOptions) (*plan.DAGBounds, error) {
 		Format: ld.src.format, Pooled: ld.machines.pooled, Machines: ld.machines.docGroups(),
 		Jobs: make([]plan.DAGJobInfo, len(ld.jobs)), Rejected: ld.rejected,
 	}
+	ld.machines.annotate(&doc.Header)
 	err = o.Input.forEachJob(len(ld.jobs), func(i int) error {
 		j := &ld.jobs[i]
 		b := dag.LowerBounds(j.d, j.machines)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/capplan/capplan/dag"
 	"github.com/capplan/capplan/datasets"
+	"github.com/capplan/capplan/internal/inputerr"
 	"github.com/capplan/capplan/plan"
 )
 
@@ -52,7 +53,7 @@ func DAGCheck(o DAGCheckOptions) (*plan.DAGCheck, error) {
 	if err != nil {
 		return nil, err
 	}
-	ob, err := readDAGObserved(o.SchedulePath, data)
+	ob, err := readDAGObserved(inputerr.FileName(o.SchedulePath), data)
 	if err != nil {
 		return nil, err
 	}
@@ -87,6 +88,7 @@ func DAGCheck(o DAGCheckOptions) (*plan.DAGCheck, error) {
 		Machines: groups,
 		Jobs:     make([]plan.DAGCheckJob, len(matched)),
 	}
+	machines.annotate(&doc.Header)
 	names := dagMachineIndex(groups)
 	err = o.Input.forEachJob(len(matched), func(i int) error {
 		m := matched[i]

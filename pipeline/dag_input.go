@@ -10,6 +10,7 @@ import (
 	"github.com/capplan/capplan/dag"
 	"github.com/capplan/capplan/datasets"
 	"github.com/capplan/capplan/datasets/dags"
+	"github.com/capplan/capplan/internal/inputerr"
 	"github.com/capplan/capplan/plan"
 )
 
@@ -31,10 +32,14 @@ type dagSource struct {
 
 // readSource reads and parses the input named by the options.
 func (o *DAGInput) readSource() (*dagSource, error) {
-	src := &dagSource{path: o.Path, example: o.Example, rejectUnfit: o.RejectUnfit}
+	// src.path names the input in messages ("standard input" for -); the
+	// document records the path as given.
+	src := &dagSource{path: inputerr.FileName(o.Path), example: o.Example, rejectUnfit: o.RejectUnfit}
+	recorded := o.Path
 	var data []byte
 	if o.Example {
 		src.path = "example:workload.yaml"
+		recorded = src.path
 		data = datasets.ExampleFiles()["workload.yaml"]
 	} else {
 		var err error
@@ -47,14 +52,17 @@ func (o *DAGInput) readSource() (*dagSource, error) {
 		return nil, err
 	}
 	src.format = format
-	src.inputs = []plan.Input{{Role: format, Path: src.path, SHA256: plan.Digest(data)}}
+	src.inputs = []plan.Input{{Role: format, Path: recorded, SHA256: plan.Digest(data)}}
 	switch format {
 	case dagFormatPSPLIB:
 		inst, err := dags.ParsePSPLIB(src.path, bytes.NewReader(data))
 		if err != nil {
 			return nil, err
 		}
-		base := filepath.Base(src.path)
+		base := filepath.Base(recorded)
+		if recorded == datasets.Stdin {
+			base = "stdin"
+		}
 		inst.DAG.Name = strings.TrimSuffix(base, filepath.Ext(base))
 		src.psplib = inst
 		src.dags = []*dag.DAG{inst.DAG}

@@ -7,6 +7,7 @@ import (
 	"github.com/capplan/capplan/dag"
 	"github.com/capplan/capplan/datasets"
 	"github.com/capplan/capplan/datasets/dags"
+	"github.com/capplan/capplan/internal/inputerr"
 	"github.com/capplan/capplan/plan"
 )
 
@@ -79,8 +80,10 @@ func dagClusterMachines(c *datasets.Cluster) *dagMachines {
 			capacity[c.Resources[i]] = datasets.Base(q)
 		}
 		mg := plan.DAGMachineGroup{Name: g.Name, Count: g.Count, First: first, Capacity: capacity}
-		if g.Hostnames != nil {
-			mg.Names = g.Hostnames
+		if g.Members != nil {
+			for i := range g.Count {
+				mg.Names = append(mg.Names, g.NodeName(i))
+			}
 		}
 		m.groups = append(m.groups, mg)
 		first += g.Count
@@ -114,11 +117,13 @@ func (o *DAGInput) resolveMachines(src *dagSource) (*dagMachines, []plan.Input, 
 		if err != nil {
 			return nil, nil, err
 		}
-		c, err := datasets.ParseCluster(o.ClusterPath, data, datasets.LoadOptions{RackLabel: o.RackLabel})
+		c, err := datasets.ParseCluster(inputerr.FileName(o.ClusterPath), data, datasets.LoadOptions{RackLabel: o.RackLabel})
 		if err != nil {
 			return nil, nil, err
 		}
-		m = dagClusterMachines(c)
+		// No demand says what tolerates a taint: NoSchedule and NoExecute
+		// nodes are left out.
+		m = dagClusterMachines(datasets.Schedulable(c, nil))
 		inputs = append(inputs, plan.Input{Role: "cluster", Path: o.ClusterPath, SHA256: plan.Digest(data)})
 	case src.format == dagFormatAlibaba:
 		m = dagIdenticalMachines("alibaba", count, dagMergeCapacity(map[string]float64{"cpu": dags.AlibabaMachine[0], "mem": dags.AlibabaMachine[1]}, o.capacity))
@@ -137,6 +142,14 @@ func (o *DAGInput) resolveMachines(src *dagSource) (*dagMachines, []plan.Input, 
 	}
 	m.pooled = o.Pool
 	return m, inputs, nil
+}
+
+// annotate records in h the nodes of the cluster left out (cordoned,
+// tainted) and the notes on how it was read.
+func (m *dagMachines) annotate(h *plan.Header) {
+	if m.cluster != nil {
+		annotate(h, m.cluster)
+	}
 }
 
 // dagMergeCapacity returns base with the entries of over replacing its own.

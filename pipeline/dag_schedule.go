@@ -74,6 +74,7 @@ func DAGSchedule(o DAGScheduleOptions) (*DAGScheduleResult, error) {
 		Format: ld.src.format, Method: o.Method, Pooled: ld.machines.pooled, Machines: ld.machines.docGroups(),
 		Jobs: make([]plan.DAGJob, len(ld.jobs)), Rejected: ld.rejected,
 	}
+	ld.machines.annotate(&doc.Header)
 	cut := make([]bool, len(ld.jobs))
 	inner := par.Share(len(ld.jobs), o.Input.Workers)
 	err = o.Input.forEachJob(len(ld.jobs), func(i int) error {

@@ -34,6 +34,9 @@ type FairShareOptions struct {
 	Integral bool
 	// PerNode also assigns the machines to concrete nodes.
 	PerNode bool
+	// NoForecastCap leaves the applications uncapped by their forecasts
+	// (only maxMachines caps them; see forecastCaps).
+	NoForecastCap bool
 	// Generator names the tool in the document header.
 	Generator string
 }
@@ -108,7 +111,11 @@ func FairShare(o FairShareOptions) (*FairShareResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := CMMFProblem(inst)
+	capDemand := in.Demand
+	if o.NoForecastCap {
+		capDemand = nil
+	}
+	p := CMMFProblem(inst, capDemand)
 	tLoad := time.Now()
 	res, err := flow.Solve(p, o.Integral)
 	if err != nil {
@@ -123,6 +130,7 @@ func FairShare(o FairShareOptions) (*FairShareResult, error) {
 	}
 	tLP := time.Now()
 	h := plan.Header{Generator: o.Generator, Inputs: in.Inputs, Flags: o.flags()}
+	annotate(&h, in.Cluster)
 	doc, err := newFairShare(h, in.Demand, inst, p, res, o.Method, o.PerNode)
 	if err != nil {
 		return nil, err
@@ -149,6 +157,9 @@ func (o *FairShareOptions) flags() map[string]string {
 		"method":   o.Method,
 		"integral": strconv.FormatBool(o.Integral),
 		"perNode":  strconv.FormatBool(o.PerNode),
+		// forecastCap: each application capped at what its forecast
+		// fills (forecastCaps).
+		"forecastCap": strconv.FormatBool(!o.NoForecastCap),
 	}
 	if o.Method == MethodLP {
 		m["lpBackend"] = o.LPBackend

@@ -55,7 +55,7 @@ func newFairShare(h plan.Header, d *datasets.Demand, inst *datasets.Instance, p 
 			LevelExact:       scaleLevel(res.Level[u], scale).RatString(),
 			EligibleMachines: app.Machines,
 			Round:            res.Round[u],
-			DemandCapped:     res.Capped[u],
+			DemandCapped:     res.Capped[u] || atTypeCaps(p.Users[u], res.Alloc[u]),
 			ByType:           map[string]float64{},
 			Independent:      indep[u],
 		}
@@ -78,6 +78,17 @@ func newFairShare(h plan.Header, d *datasets.Demand, inst *datasets.Instance, p 
 				s.ByType[inst.Types[t].Name] = a.Float64()
 			}
 		}
+		s.Amounts = shareAmounts(inst, p.Users[u].Types, res.Alloc[u])
+		s.Forecast = forecastAmounts(inst.Resources, &d.Applications[u])
+		if p.Users[u].TypeCaps != nil {
+			caps, total, _ := forecastCaps(inst, &d.Applications[u], app.Types)
+			s.ForecastMachines = &total
+			s.ForecastByType = map[string]int64{}
+			for k, t := range app.Types {
+				s.ForecastByType[inst.Types[t].Name] = caps[k]
+			}
+			doc.ForecastCap = ForecastCapRule
+		}
 		allocated.Add(allocated, res.Amount[u].Big())
 		doc.Shares = append(doc.Shares, s)
 	}
@@ -99,25 +110,90 @@ func newFairShare(h plan.Header, d *datasets.Demand, inst *datasets.Instance, p 
 	return doc, nil
 }
 
+// atTypeCaps reports whether a user with type caps holds its cap on every
+// type it may use: stopped by its own (forecast) caps.
+func atTypeCaps(user flow.User, alloc []flow.Rat) bool {
+	if user.TypeCaps == nil || len(user.Types) == 0 {
+		return false
+	}
+	for k, c := range user.TypeCaps {
+		if c == flow.Unbounded || alloc[k].Cmp(flow.Int(c)) < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// ForecastCapRule states, in FairShare documents, how shares are capped at
+// the forecast (forecastCaps).
+const ForecastCapRule = "each application with requests is capped at its forecast: on a machine type, at the machines of that type " +
+	"its requests that fit there need (each request class packed alone: ⌈count / requests per machine⌉); in all, at the machines " +
+	"its forecast needs with each request class on the type that needs most machines for it (and at maxMachines); " +
+	"what it leaves goes to the others by the same max-min fairness"
+
+// shareAmounts returns an allocation in each resource: Σ_k alloc[k] ×
+// capacity of type types[k], exact until the final float (base units),
+// omitting zeros.
+func shareAmounts(inst *datasets.Instance, types []int, alloc []flow.Rat) map[string]float64 {
+	out := map[string]float64{}
+	for r, name := range inst.Resources {
+		sum := new(big.Rat)
+		for k, t := range types {
+			milli, _ := datasets.Milli(inst.Types[t].Capacity[r])
+			sum.Add(sum, new(big.Rat).Mul(alloc[k].Big(), big.NewRat(milli, 1000)))
+		}
+		if sum.Sign() != 0 {
+			out[name] = ratFloat(sum)
+		}
+	}
+	return out
+}
+
+// forecastAmounts returns what an application's requests ask for in each
+// resource (Σ count × shape, base units), or nil without requests.
+func forecastAmounts(resources []string, app *datasets.Application) map[string]float64 {
+	if len(app.Requests) == 0 {
+		return nil
+	}
+	out := map[string]float64{}
+	for _, name := range resources {
+		sum := new(big.Rat)
+		for _, rq := range app.Requests {
+			if q, ok := rq.Shape[name]; ok {
+				milli, _ := datasets.Milli(q)
+				sum.Add(sum, new(big.Rat).Mul(big.NewRat(rq.Count, 1), big.NewRat(milli, 1000)))
+			}
+		}
+		if sum.Sign() != 0 {
+			out[name] = ratFloat(sum)
+		}
+	}
+	return out
+}
+
 func certificate(inst *datasets.Instance, p *flow.Problem, res *flow.Result, scale *big.Rat) plan.Certificate {
 	c := plan.Certificate{Kind: "tightSets", Verified: true}
 	if res.Integral {
 		c.Kind = "exchange"
 	}
 	for _, pc := range res.Pieces {
+		// A piece that exhausts no machine type holds users stopped by
+		// their forecast caps on every type they may use (flow: blocked by
+		// their type caps): it is capped like a demand-capped piece.
+		capped := pc.Capped || len(pc.Types) == 0
 		piece := plan.Piece{
 			Round:        pc.Round,
 			Level:        ratFloat(scaleLevel(pc.Level, scale)),
 			LevelExact:   scaleLevel(pc.Level, scale).RatString(),
-			DemandCapped: pc.Capped,
+			DemandCapped: capped,
 		}
 		// Allocated: for a tight piece, everything allocated on its types
 		// (equal to Machines: that is the certificate's claim); for a
-		// demand-capped piece, its users' amounts.
+		// capped piece, its users' amounts.
 		alloc := new(big.Rat)
 		for _, u := range pc.Users {
 			piece.Applications = append(piece.Applications, inst.Applications[u].Name)
-			if pc.Capped {
+			if capped {
 				alloc.Add(alloc, res.Amount[u].Big())
 			}
 		}
@@ -135,7 +211,7 @@ func certificate(inst *datasets.Instance, p *flow.Problem, res *flow.Result, sca
 				}
 			}
 		}
-		if !pc.Capped {
+		if !capped {
 			alloc.SetFloat64(onTypes)
 		}
 		piece.Allocated, _ = alloc.Float64()

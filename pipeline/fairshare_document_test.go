@@ -46,7 +46,7 @@ applications:
 
 func TestNewFairShareDecimalWeights(t *testing.T) {
 	d, inst := load(t, threeNodes, twoApps)
-	p := CMMFProblem(inst)
+	p := CMMFProblem(inst, d)
 	res, err := flow.Divisible(p)
 	if err != nil {
 		t.Fatal(err)
@@ -103,7 +103,7 @@ func checkNodes(t *testing.T, doc *plan.FairShare, shares map[string]float64) {
 
 func TestNewFairShareRejectsUnverified(t *testing.T) {
 	d, inst := load(t, threeNodes, twoApps)
-	p := CMMFProblem(inst)
+	p := CMMFProblem(inst, d)
 	res, err := flow.Divisible(p)
 	if err != nil {
 		t.Fatal(err)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/capplan/capplan/datasets"
+	"github.com/capplan/capplan/internal/inputerr"
 	"github.com/capplan/capplan/plan"
 )
 
@@ -18,6 +19,8 @@ type Inputs struct {
 	// RackLabel is the node label holding the rack in kubectl node lists
 	// ("" = datasets.RackLabel).
 	RackLabel string
+	// Pods makes a kubectl node's pod limit a resource dimension.
+	Pods bool
 	// Cluster and Demand, when set, are used as they are and no file is
 	// read; the document then lists no inputs.
 	Cluster *datasets.Cluster
@@ -31,8 +34,10 @@ type loaded struct {
 	Inputs  []plan.Input
 }
 
-// load reads the cluster and the demand and checks the demand against the
-// cluster (datasets.CheckDemand).
+// load reads the cluster and the demand, checks the demand against the
+// cluster (datasets.CheckDemand) and leaves out the nodes whose taints no
+// application tolerates (datasets.Schedulable; they join the cluster's
+// Excluded nodes).
 func (in Inputs) load() (*loaded, error) {
 	l, err := in.read()
 	if err != nil {
@@ -41,11 +46,22 @@ func (in Inputs) load() (*loaded, error) {
 	if err := datasets.CheckDemand(l.Cluster, l.Demand); err != nil {
 		return nil, err
 	}
+	l.Cluster = datasets.Schedulable(l.Cluster, l.Demand)
 	return l, nil
 }
 
+// annotate records in a document header the nodes of c left out of the
+// plan and the notes on how c was read.
+func annotate(h *plan.Header, c *datasets.Cluster) {
+	h.Excluded = nil
+	for _, x := range c.Excluded {
+		h.Excluded = append(h.Excluded, plan.ExcludedNode{Node: x.Node, Reason: x.Reason})
+	}
+	h.Notes = c.Notes
+}
+
 func (in Inputs) read() (*loaded, error) {
-	opts := datasets.LoadOptions{RackLabel: in.RackLabel}
+	opts := datasets.LoadOptions{RackLabel: in.RackLabel, Pods: in.Pods}
 	switch {
 	case in.Cluster != nil || in.Demand != nil:
 		if in.Cluster == nil || in.Demand == nil {
@@ -82,10 +98,10 @@ func (in Inputs) read() (*loaded, error) {
 		{Role: "cluster", Path: in.ClusterPath, SHA256: plan.Digest(cdata)},
 		{Role: "demand", Path: in.DemandPath, SHA256: plan.Digest(ddata)},
 	}}
-	if l.Cluster, err = datasets.ParseCluster(in.ClusterPath, cdata, opts); err != nil {
+	if l.Cluster, err = datasets.ParseCluster(inputerr.FileName(in.ClusterPath), cdata, opts); err != nil {
 		return nil, err
 	}
-	if l.Demand, err = datasets.ParseDemand(in.DemandPath, ddata); err != nil {
+	if l.Demand, err = datasets.ParseDemand(inputerr.FileName(in.DemandPath), ddata); err != nil {
 		return nil, err
 	}
 	return l, nil

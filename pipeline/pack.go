@@ -135,7 +135,9 @@ func Pack(o PackOptions) (*PackResult, error) {
 		return nil, fmt.Errorf("internal error: the plan failed its independent check: %w", err)
 	}
 	seed := int64(o.Seed)
-	doc := newOwnershipPlan(plan.Header{Generator: o.Generator, Inputs: inputs, Seed: &seed, Flags: flags}, oi, xp, opt.From != nil, gone)
+	h := plan.Header{Generator: o.Generator, Inputs: inputs, Seed: &seed, Flags: flags}
+	annotate(&h, in.Cluster)
+	doc := newOwnershipPlan(h, oi, xp, opt.From != nil, gone)
 	budget := o.MaxWork
 	if budget == 0 {
 		budget = xselect.DefaultMaxWork

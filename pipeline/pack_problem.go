@@ -16,9 +16,9 @@ import (
 // catalog, with the names needed to write its plan.
 //
 // Containers are the catalog's shapes. Every request class of the demand is
-// mapped to its cheapest dominating shape (catalog cost, then catalog
-// order), as X-Size assigns them; n_{a,k} counts application a's requests
-// mapped to shape k. Application a's mix per unit λ is
+// mapped to its cheapest dominating shape that fits a machine type its
+// application may use (catalog cost, then catalog order), as X-Size
+// assigns them; n_{a,k} counts application a's requests mapped to shape k. Application a's mix per unit λ is
 //
 //	m_{a,k} = σ_a · V · n_{a,k} / V_a
 //
@@ -93,6 +93,15 @@ func newOwnershipInput(c *datasets.Cluster, d *datasets.Demand, inst *datasets.I
 	}
 	vol := in.volume
 
+	// Machine type capacities, for which shapes each application may use.
+	typeCapacity := make([][]float64, len(inst.Types))
+	for t, mt := range inst.Types {
+		typeCapacity[t] = make([]float64, nd)
+		for i, q := range mt.Capacity {
+			typeCapacity[t][i] = datasets.Base(q)
+		}
+	}
+
 	// Shapes, in catalog order.
 	shapeCost := make([]float64, len(cat.Shapes))
 	shapeVol := make([]float64, len(cat.Shapes))
@@ -112,6 +121,13 @@ func newOwnershipInput(c *datasets.Cluster, d *datasets.Demand, inst *datasets.I
 		index[a] = -1
 		info := ownerInfo{Name: app.Name, Forecast: make([]int64, len(p.Shapes))}
 		any := false
+		// usable[k]: shape k fits a machine type the application may use.
+		usable := make([]bool, len(p.Shapes))
+		for k, size := range p.Shapes {
+			for _, t := range inst.Applications[a].Types {
+				usable[k] = usable[k] || binpack.Dominates(typeCapacity[t], size)
+			}
+		}
 		for _, rq := range app.Requests {
 			need := make([]float64, nd)
 			for r, q := range rq.Shape {
@@ -121,12 +137,17 @@ func newOwnershipInput(c *datasets.Cluster, d *datasets.Demand, inst *datasets.I
 				}
 				need[i] = datasets.Base(q)
 			}
-			k := binpack.Cheapest(need, p.Shapes, shapeCost)
+			k := binpack.CheapestAllowed(need, p.Shapes, shapeCost, func(k int) bool { return usable[k] })
 			if k < 0 {
-				j, short := binpack.Closest(p.Shapes, need)
+				reason := "no catalog shape that fits a machine type it may use holds the request"
+				if j := binpack.Cheapest(need, p.Shapes, shapeCost); j >= 0 {
+					reason += fmt.Sprintf(" (shape %s does, but fits none of its machine types)", in.ShapeNames[j])
+				} else {
+					j, short := binpack.Closest(p.Shapes, need)
+					reason = "no catalog shape holds the request: " + describeShortfall(c.Resources, short, "shape "+in.ShapeNames[j])
+				}
 				in.Uncovered = append(in.Uncovered, plan.UnplacedContainer{
-					Owner: app.Name, Count: rq.Count, Request: sizeMap(c.Resources, need),
-					Reason: "no catalog shape holds the request: " + describeShortfall(c.Resources, short, "shape "+in.ShapeNames[j]),
+					Owner: app.Name, Count: rq.Count, Request: sizeMap(c.Resources, need), Reason: reason,
 				})
 				continue
 			}
@@ -180,7 +201,7 @@ func newOwnershipInput(c *datasets.Cluster, d *datasets.Demand, inst *datasets.I
 			}
 		}
 	case plan.SharesFair:
-		fp := CMMFProblem(inst)
+		fp := CMMFProblem(inst, d)
 		res, err := flow.Solve(fp, false)
 		if err != nil {
 			return nil, fmt.Errorf("pipeline: fair shares: %w", err)

@@ -158,6 +158,7 @@ func Plan(o PlanOptions) (*PlanResult, error) {
 		CommandLine: o.CommandLine,
 		Warnings:    []plan.PlanWarning{},
 	}
+	annotate(&p.Header, st.inputs.Cluster)
 	res := &PlanResult{Bundle: &plan.Bundle{Plan: p}, Demand: st.inputs.Demand, Took: map[string]time.Duration{}}
 	for _, pr := range st.problems {
 		p.Warnings = append(p.Warnings, plan.PlanWarning{Step: "demand", Message: "cannot be met, left out of the plan: " + pr.String()})
@@ -227,7 +228,7 @@ func (o *PlanOptions) start() (*planState, error) {
 		return nil, err
 	}
 	st.loaded, st.problems = l, problems
-	st.inputs = Inputs{Cluster: l.Cluster, Demand: feasible}
+	st.inputs = Inputs{Cluster: datasets.Schedulable(l.Cluster, feasible), Demand: feasible}
 	var groups []string
 	for _, g := range l.Cluster.Groups {
 		groups = append(groups, g.Name)
@@ -271,6 +272,9 @@ func (st *planState) flags() map[string]string {
 	}
 	if o.Inputs.RackLabel != "" && o.Inputs.RackLabel != datasets.RackLabel {
 		m["rackLabel"] = o.Inputs.RackLabel
+	}
+	if o.Inputs.Pods {
+		m["podsResource"] = "true"
 	}
 	switch {
 	case st.sim != nil:

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/capplan/capplan/datasets"
+	"github.com/capplan/capplan/internal/plural"
 	"github.com/capplan/capplan/plan"
 )
 
@@ -85,14 +86,16 @@ func CheckPlan(o PlanCheckOptions) (*PlanCheckResult, error) {
 		add("documents", "every step's document matches its sha256 in plan.json", err)
 		return r, nil
 	}
-	add("documents", fmt.Sprintf("%d step documents match their sha256 in plan.json", len(b.Plan.Steps)), nil)
-	add("files", fmt.Sprintf("%d report and export files match their sha256 in plan.json", len(b.Plan.Files)), b.Plan.VerifyFiles(fsys))
+	n := len(b.Plan.Steps)
+	add("documents", fmt.Sprintf("%s %s in plan.json", plural.Count(n, "step document"), plural.Verb(n, "matches its sha256", "match their sha256")), nil)
+	n = len(b.Plan.Files)
+	add("files", fmt.Sprintf("%s %s in plan.json", plural.Count(n, "report and export file"), plural.Verb(n, "matches its sha256", "match their sha256")), b.Plan.VerifyFiles(fsys))
 	inputs := bundleInputs(b)
 	if err := verifyInputs(inputs); err != nil {
 		add("inputs", "the inputs recorded in the bundle are unchanged", err)
 		return r, nil
 	}
-	add("inputs", fmt.Sprintf("%d inputs read again match their recorded sha256", len(inputs)), nil)
+	add("inputs", fmt.Sprintf("%s read again %s", plural.Count(len(inputs), "input"), plural.Verb(len(inputs), "matches its recorded sha256", "match their recorded sha256")), nil)
 	c, feasible, err := planCheckInputs(b.Plan)
 	if err != nil {
 		add("inputs", "the inputs load as the plan loaded them", err)
@@ -188,7 +191,7 @@ func readInput(path string) ([]byte, error) {
 // or the embedded example when both are "example:" inputs; ok is false
 // when one is missing.
 func planInputs(p *plan.Plan) (in Inputs, ok bool) {
-	in.RackLabel = p.Flags["rackLabel"]
+	in.RackLabel, in.Pods = p.Flags["rackLabel"], p.Flags["podsResource"] == "true"
 	for _, x := range p.Inputs {
 		switch x.Role {
 		case "cluster":
@@ -222,7 +225,7 @@ func planCheckInputs(p *plan.Plan) (*datasets.Cluster, *datasets.Demand, error) 
 	if err != nil {
 		return nil, nil, err
 	}
-	return l.Cluster, feasible, nil
+	return datasets.Schedulable(l.Cluster, feasible), feasible, nil
 }
 
 // planDAGInput is the DAG input Plan scheduled, from the index.

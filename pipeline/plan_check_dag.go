@@ -5,6 +5,7 @@ import (
 	"math"
 	"reflect"
 
+	"github.com/capplan/capplan/internal/plural"
 	"github.com/capplan/capplan/plan"
 )
 
@@ -15,7 +16,7 @@ import (
 // least every lower bound, recomputed, which the document reports; the
 // jobs left out are those that fit no machine.
 func checkDAGDoc(in DAGInput, path string, doc *plan.DAGSchedule) (string, error) {
-	what := fmt.Sprintf("%d DAG schedules pass dag.Assess (precedence, capacity, machines) and their makespans are at least every recomputed lower bound", len(doc.Jobs))
+	what := fmt.Sprintf("%s %s dag.Assess (precedence, capacity, machines) and their makespans are at least every recomputed lower bound", plural.Count(len(doc.Jobs), "DAG schedule"), plural.Verb(len(doc.Jobs), "passes", "pass"))
 	if err := in.validate(); err != nil {
 		return what, err
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/capplan/capplan/datasets"
 	"github.com/capplan/capplan/flow"
+	"github.com/capplan/capplan/internal/plural"
 	"github.com/capplan/capplan/plan"
 )
 
@@ -26,8 +27,13 @@ func checkFairShareDoc(c *datasets.Cluster, d *datasets.Demand, doc *plan.FairSh
 	if err != nil {
 		return "", err
 	}
-	p := CMMFProblem(inst)
-	what := fmt.Sprintf("%d fair shares on %d machine types pass flow.Verify (exact feasibility and leximin certificate) on the problem rebuilt from the inputs", len(p.Users), len(p.Types))
+	capDemand := d
+	if doc.Flags["forecastCap"] == "false" {
+		capDemand = nil
+	}
+	p := CMMFProblem(inst, capDemand)
+	what := fmt.Sprintf("%s on %s %s flow.Verify (exact feasibility and leximin certificate) on the problem rebuilt from the inputs",
+		plural.Count(len(p.Users), "fair share"), plural.Count(len(p.Types), "machine type"), plural.Verb(len(p.Users), "passes", "pass"))
 	if len(doc.MachineTypes) != len(inst.Types) {
 		return what, fmt.Errorf("%s lists %d machine types, the inputs have %d", PlanFairShareFile, len(doc.MachineTypes), len(inst.Types))
 	}

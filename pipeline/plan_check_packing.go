@@ -6,6 +6,7 @@ import (
 
 	"github.com/capplan/capplan/binpack/xselect"
 	"github.com/capplan/capplan/datasets"
+	"github.com/capplan/capplan/internal/plural"
 	"github.com/capplan/capplan/plan"
 )
 
@@ -36,7 +37,8 @@ func checkOwnershipDoc(c *datasets.Cluster, d *datasets.Demand, cat *plan.ShapeC
 	for _, node := range doc.Nodes {
 		n += len(node.Containers)
 	}
-	what := fmt.Sprintf("%d containers on %d nodes pass xselect.Check (capacity, eligibility, placement rules); the required set at λ = %.4g is packed and λ ≤ its upper bound", n, len(doc.Nodes), doc.Lambda)
+	what := fmt.Sprintf("%s on %s %s xselect.Check (capacity, eligibility, placement rules); the required set at λ = %.4g is packed and λ ≤ its upper bound",
+		plural.Count(n, "container"), plural.Count(len(doc.Nodes), "node"), plural.Verb(n, "passes", "pass"), doc.Lambda)
 	from, gone, err := oi.previousPlan(PlanPackingFile, doc)
 	if err != nil {
 		return what, err

@@ -7,6 +7,7 @@ import (
 
 	"github.com/capplan/capplan/binpack/xsize"
 	"github.com/capplan/capplan/datasets"
+	"github.com/capplan/capplan/internal/plural"
 	"github.com/capplan/capplan/plan"
 )
 
@@ -14,8 +15,10 @@ import (
 // rebuilt from the inputs (K, cost function and weighting from the
 // document): the catalog's shapes, read back into the problem's exact
 // integer units, pass checkCatalog (at most K shapes, each fits a node
-// type, every request fits its shape); every assignment is the request's
-// cheapest dominating shape and the cost is Σ weight × cost(shape)
+// type, every request fits its shape, which fits a node type its
+// application may use); every assignment is the request's cheapest
+// covering shape (dominating, on a usable node type) and the cost is
+// Σ weight × cost(shape)
 // (xsize.Evaluate, to a relative 1e-9); the lower bound is at most the
 // cost.
 func checkShapesDoc(c *datasets.Cluster, d *datasets.Demand, doc *plan.ShapeCatalog) (string, error) {
@@ -28,7 +31,8 @@ func checkShapesDoc(c *datasets.Cluster, d *datasets.Demand, doc *plan.ShapeCata
 		return "", err
 	}
 	p := si.Problem
-	what := fmt.Sprintf("%d shapes hold their %d request classes and each fits a node type; assignments and cost re-evaluated", len(doc.Shapes), len(p.Requests))
+	what := fmt.Sprintf("%s %s %s and each fits a node type; assignments and cost re-evaluated",
+		plural.Count(len(doc.Shapes), "shape"), plural.Verb(len(doc.Shapes), "holds its", "hold their"), plural.Count(len(p.Requests), "request class"))
 	if !slices.Equal(doc.Resources, p.Dims) {
 		return what, fmt.Errorf("%s: resources %v, the inputs give %v", PlanShapesFile, doc.Resources, p.Dims)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/capplan/capplan/binpack/vbp"
 	"github.com/capplan/capplan/datasets"
+	"github.com/capplan/capplan/internal/plural"
 	"github.com/capplan/capplan/plan"
 )
 
@@ -33,7 +34,8 @@ func checkSizingDoc(c *datasets.Cluster, d *datasets.Demand, doc *plan.PackingPl
 		if err != nil {
 			return "", err
 		}
-		what := fmt.Sprintf("%d nodes hold every request once within capacity (vbp.Check); lower bound %d recomputed", doc.NodesUsed, doc.LowerBound)
+		what := fmt.Sprintf("%s %s every request once within capacity (vbp.Check); lower bound %d recomputed",
+			plural.Count(doc.NodesUsed, "node"), plural.Verb(doc.NodesUsed, "holds", "hold"), doc.LowerBound)
 		bins, _, err := sizingBins(doc, dims, units, items, inst.Items, nil)
 		if err != nil {
 			return what, err
@@ -62,7 +64,8 @@ func checkSizingDoc(c *datasets.Cluster, d *datasets.Demand, doc *plan.PackingPl
 	if err != nil {
 		return "", err
 	}
-	what := fmt.Sprintf("%d nodes of %d types hold every request once within capacity on allowed types, at cost %s (vbp.CheckMixed); lower bound recomputed", doc.NodesUsed, len(types), fmt.Sprint(doc.Cost))
+	what := fmt.Sprintf("%s of %s %s every request once within capacity on allowed types, at cost %s (vbp.CheckMixed); lower bound recomputed",
+		plural.Count(doc.NodesUsed, "node"), plural.Count(len(types), "type"), plural.Verb(doc.NodesUsed, "holds", "hold"), fmt.Sprint(doc.Cost))
 	bins, count, err := sizingBins(doc, mi.Dims, mi.Units, mi.Items, mi.Instance.Items, groups)
 	if err != nil {
 		return what, err
@@ -144,7 +147,7 @@ func sizingBins(doc *plan.PackingPlan, dims []string, units []float64, names []s
 // at least the bound. The other points' packings are not kept, so their
 // costs are checked against the bounds only.
 func checkSizingCurve(c *datasets.Cluster, d *datasets.Demand, p *plan.Plan, sizing *plan.PackingPlan) (string, error) {
-	what := fmt.Sprintf("sizing curve: %d points; the forecast's is the sizing's, the others' lower bounds recomputed and at most their costs", len(p.SizingCurve))
+	what := fmt.Sprintf("sizing curve: %s; the forecast's is the sizing's, the others' lower bounds recomputed and at most their costs", plural.Count(len(p.SizingCurve), "point"))
 	multipliers := []float64{1}
 	if s := p.Flags["sizeCurve"]; s != "" {
 		for _, f := range strings.Split(s, ",") {

@@ -102,14 +102,18 @@ func TestPlanWarnings(t *testing.T) {
 	if len(got) != 5 {
 		t.Errorf("%d warnings, want 5 (2 demand problems, helper, sizing, huge):\n%s", len(got), all)
 	}
-	// The feasible part: shares for web, batch, bigdb (5 machines: bigdb
-	// alone may use big, so the levels are web = batch = 2 and bigdb 1),
-	// shapes, packing and the small job; no sizing.
+	// The feasible part: shares for web, batch, bigdb (5 machines), capped
+	// at their forecasts: batch's 8 requests of 1 core and 2Gi fill one
+	// machine of either type (8 per std node, 32 per big node), bigdb's 2
+	// requests of 8 cores and 64Gi one big node; web's 10 requests of 2
+	// cores and 4Gi fill 3 std nodes (4 per node) or 1 big node. So batch
+	// and bigdb stop at 1 and web takes the 3 std nodes left; shapes,
+	// packing and the small job; no sizing.
 	if b.FairShare == nil || len(b.FairShare.Shares) != 3 || b.Shapes == nil || b.Ownership == nil || b.Sizing != nil || b.DAG == nil {
 		t.Fatalf("documents: fairshare %v shapes %v ownership %v sizing %v dag %v", b.FairShare != nil, b.Shapes != nil, b.Ownership != nil, b.Sizing != nil, b.DAG != nil)
 	}
 	for _, s := range b.FairShare.Shares {
-		want := map[string]string{"web": "2", "batch": "2", "bigdb": "1"}[s.Application]
+		want := map[string]string{"web": "3", "batch": "1", "bigdb": "1"}[s.Application]
 		if s.MachinesExact != want {
 			t.Errorf("%s: %s machines, want %s", s.Application, s.MachinesExact, want)
 		}

@@ -123,7 +123,9 @@ func Shapes(o ShapesOptions) (*ShapesResult, error) {
 	}
 	tDone := time.Now()
 	seed := int64(o.Seed)
-	doc := newShapeCatalog(plan.Header{Generator: o.Generator, Inputs: in.Inputs, Flags: o.flags(), Seed: &seed}, si, sol, gran)
+	h := plan.Header{Generator: o.Generator, Inputs: in.Inputs, Flags: o.flags(), Seed: &seed}
+	annotate(&h, in.Cluster)
+	doc := newShapeCatalog(h, si, sol, gran)
 	doc.Search = o.search(sol)
 	return &ShapesResult{Doc: doc, Stats: ShapesStats{
 		Requests: len(si.Problem.Requests), Dims: len(si.Problem.Dims), NodeTypes: len(si.Problem.Nodes), K: o.K,

@@ -39,8 +39,14 @@ const exactFloat = 1 << 53
 // newShapeInput builds the X-Size problem: dimensions are the cluster's
 // resources with non-zero aggregate capacity (the normalisation Scale),
 // one request per (application, request shape) weighted by its count (or
-// count × duration when byDuration), and the distinct node capacities.
+// count × duration when byDuration), limited to the node capacities of the
+// machine types its application may use (selector, minCapacity,
+// tolerations: datasets.Coalesce), and the distinct node capacities.
 func newShapeInput(c *datasets.Cluster, d *datasets.Demand, k int, cost xsize.Cost, byDuration bool) (*shapeInput, error) {
+	inst, err := datasets.Coalesce(c, d)
+	if err != nil {
+		return nil, err
+	}
 	in := &shapeInput{WeightBy: "count"}
 	if byDuration {
 		in.WeightBy = "duration"
@@ -74,6 +80,7 @@ func newShapeInput(c *datasets.Cluster, d *datasets.Demand, k int, cost xsize.Co
 	}
 	// Node capacities: distinct vectors, in group order.
 	index := map[string]int{}
+	groupNode := map[string]int{}
 	p.Scale = make([]float64, len(dims))
 	for _, g := range c.Groups {
 		vec := make([]float64, len(dims))
@@ -94,8 +101,10 @@ func newShapeInput(c *datasets.Cluster, d *datasets.Demand, k int, cost xsize.Co
 			in.Groups = append(in.Groups, nil)
 		}
 		in.Groups[n] = append(in.Groups[n], g.Name)
+		groupNode[g.Name] = n
 	}
-	for _, a := range d.Applications {
+	for ai, a := range d.Applications {
+		nodes := eligibleNodes(inst, ai, groupNode, len(p.Nodes))
 		for ri, r := range a.Requests {
 			size := make([]float64, len(dims))
 			for res, q := range r.Shape {
@@ -116,7 +125,7 @@ func newShapeInput(c *datasets.Cluster, d *datasets.Demand, k int, cost xsize.Co
 				}
 				w *= r.Duration
 			}
-			p.Requests = append(p.Requests, xsize.Request{Size: size, Weight: w, Label: a.Name})
+			p.Requests = append(p.Requests, xsize.Request{Size: size, Weight: w, Label: a.Name, Nodes: nodes})
 			in.Classes = append(in.Classes, shapeClass{Application: a.Name, Count: r.Count, Duration: r.Duration})
 		}
 	}
@@ -125,6 +134,31 @@ func newShapeInput(c *datasets.Cluster, d *datasets.Demand, k int, cost xsize.Co
 	}
 	in.Problem = p
 	return in, nil
+}
+
+// eligibleNodes returns the indices of the node capacities application a
+// of inst may use (those of the node groups of its eligible machine
+// types), or nil when it may use all n.
+func eligibleNodes(inst *datasets.Instance, a int, groupNode map[string]int, n int) []int {
+	ok := make([]bool, n)
+	for _, t := range inst.Applications[a].Types {
+		for _, g := range inst.Types[t].Groups {
+			ok[groupNode[g]] = true
+		}
+	}
+	var out []int
+	for j, yes := range ok {
+		if yes {
+			out = append(out, j)
+		}
+	}
+	switch len(out) {
+	case n:
+		return nil
+	case 0:
+		return []int{} // none: xsize refuses the request
+	}
+	return out
 }
 
 // exactUnit returns 1 when every capacity (of groups, in resource i) and

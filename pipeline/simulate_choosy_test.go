@@ -26,7 +26,7 @@ func staticGoogle(t *testing.T, users, types, machines int, seed int64, horizon 
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := flow.Integral(CMMFProblem(inst))
+	res, err := flow.Integral(CMMFProblem(inst, nil))
 	if err != nil {
 		t.Fatal(err)
 	}

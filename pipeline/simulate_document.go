@@ -21,6 +21,9 @@ func buildSet(o *SimulateOptions, w *workload, names []string, results []*sim.Re
 	if set.Inputs == nil {
 		set.Inputs = []plan.Input{}
 	}
+	if w.inventory != nil {
+		annotate(&set.Header, w.inventory)
+	}
 	r0 := results[0]
 	tasks := w.numTasks
 	if tasks == 0 {

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -14,6 +13,7 @@ import (
 	"github.com/capplan/capplan/datasets"
 	"github.com/capplan/capplan/datasets/dags"
 	"github.com/capplan/capplan/datasets/workloads"
+	"github.com/capplan/capplan/internal/inputerr"
 	"github.com/capplan/capplan/plan"
 	"github.com/capplan/capplan/sim"
 )
@@ -43,6 +43,9 @@ type workload struct {
 	// document then summarises every user by class.
 	sizeBin  func(tasks int) string
 	sizeBins []string
+	// inventory is the cluster file read, with the nodes left out
+	// (cordoned, or tainted and not tolerated by every application).
+	inventory *datasets.Cluster
 }
 
 // source returns a fresh job source.
@@ -82,13 +85,22 @@ func (w *workload) input(role, path string) ([]byte, error) {
 	data, ok := w.files[path]
 	if !ok {
 		var err error
-		if data, err = os.ReadFile(path); err != nil {
-			return nil, fmt.Errorf("pipeline: %w", err)
+		if data, err = datasets.ReadFile(path, 0); err != nil {
+			return nil, err
 		}
 	}
 	sum := sha256.Sum256(data)
-	w.inputs = append(w.inputs, plan.Input{Role: role, Path: filepath.Base(path), SHA256: hex.EncodeToString(sum[:])})
+	w.inputs = append(w.inputs, plan.Input{Role: role, Path: inputBase(path), SHA256: hex.EncodeToString(sum[:])})
 	return data, nil
+}
+
+// inputBase names an input file by its base name, standard input as
+// "stdin".
+func inputBase(path string) string {
+	if path == datasets.Stdin {
+		return "stdin"
+	}
+	return filepath.Base(path)
 }
 
 // embedded records an embedded input.
@@ -119,16 +131,28 @@ func loadWorkload(o *SimulateOptions) (*workload, error) {
 		return nil, fmt.Errorf("pipeline: unknown workload %q (valid: fb, googlelike, xflex, openb; or -w FILE)", o.Workload)
 	case o.Example:
 		err = w.document(o, "", nil)
-	case strings.HasSuffix(strings.ToLower(o.WorkloadPath), ".csv"):
-		p.kind = "alibaba"
-		err = w.alibaba(o, p)
-	case strings.HasSuffix(strings.ToLower(o.WorkloadPath), ".sm"):
-		err = w.psplib(o)
 	case isDir(o.WorkloadPath):
 		p.kind = "psplib"
 		err = w.psplibDir(o, p)
 	case o.WorkloadPath != "":
-		err = w.document(o, o.WorkloadPath, nil)
+		// By extension, else by content (standard input).
+		var data []byte
+		var format string
+		if data, err = w.input("workload", o.WorkloadPath); err != nil {
+			return nil, err
+		}
+		if format, err = detectDAGFormat(o.WorkloadPath, data, dagFormatAuto); err != nil {
+			return nil, err
+		}
+		switch format {
+		case dagFormatAlibaba:
+			p.kind = "alibaba"
+			err = w.alibaba(o, p, data)
+		case dagFormatPSPLIB:
+			err = w.psplib(o, data)
+		default:
+			err = w.document(o, o.WorkloadPath, data)
+		}
 	default:
 		return nil, fmt.Errorf("pipeline: no workload: give -w FILE, --workload fb|googlelike or --example")
 	}
@@ -183,7 +207,7 @@ func (w *workload) clusterAndDemand(o *SimulateOptions) (*datasets.Cluster, *dat
 		if err != nil {
 			return nil, nil, err
 		}
-		if c, err = datasets.ParseCluster(o.ClusterPath, data, datasets.LoadOptions{}); err != nil {
+		if c, err = datasets.ParseCluster(inputerr.FileName(o.ClusterPath), data, datasets.LoadOptions{}); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -192,23 +216,29 @@ func (w *workload) clusterAndDemand(o *SimulateOptions) (*datasets.Cluster, *dat
 		if err != nil {
 			return nil, nil, err
 		}
-		if d, err = datasets.ParseDemand(o.DemandPath, data); err != nil {
+		if d, err = datasets.ParseDemand(inputerr.FileName(o.DemandPath), data); err != nil {
 			return nil, nil, err
 		}
+	}
+	if c != nil {
+		// The simulator's users are not told apart by taints: a tainted
+		// node stays only when every application tolerates it.
+		c = datasets.SchedulableByAll(c, d)
+		w.inventory = c
 	}
 	return c, d, nil
 }
 
-// document loads a Workload document (or the example's) onto -c.
-func (w *workload) document(o *SimulateOptions, path string, _ []byte) error {
+// document loads a Workload document, data read from path (or the
+// example's, path ""), onto -c.
+func (w *workload) document(o *SimulateOptions, path string, data []byte) error {
 	c, d, err := w.clusterAndDemand(o)
 	if err != nil {
 		return err
 	}
 	if c == nil {
-		return fmt.Errorf("pipeline: a Workload needs a cluster: give -c cluster.yaml")
+		return optionErrorf("a Workload document needs a cluster: give -c cluster.yaml")
 	}
-	var data []byte
 	name := path
 	if path == "" {
 		data = datasets.SimulateExampleFiles()["workload.yaml"]
@@ -216,12 +246,9 @@ func (w *workload) document(o *SimulateOptions, path string, _ []byte) error {
 		w.embedded("workload", name, data)
 		w.name = "example"
 	} else {
-		if data, err = w.input("workload", path); err != nil {
-			return err
-		}
-		w.name = filepath.Base(path)
+		w.name = inputBase(path)
 	}
-	wl, err := datasets.ParseWorkload(name, data)
+	wl, err := datasets.ParseWorkload(inputerr.FileName(name), data)
 	if err != nil {
 		return err
 	}
@@ -274,8 +301,9 @@ func (w *workload) document(o *SimulateOptions, path string, _ []byte) error {
 	return nil
 }
 
-// alibaba loads an Alibaba v2018 batch_task trace (W-ALI).
-func (w *workload) alibaba(o *SimulateOptions, p *params) error {
+// alibaba loads an Alibaba v2018 batch_task trace (W-ALI) read from
+// o.WorkloadPath.
+func (w *workload) alibaba(o *SimulateOptions, p *params, data []byte) error {
 	arrivals, err := p.str("arrivals", "trace", "trace", "poisson")
 	if err != nil {
 		return err
@@ -294,11 +322,7 @@ func (w *workload) alibaba(o *SimulateOptions, p *params) error {
 	if o.Load > 0 {
 		arrivals = "poisson"
 	}
-	data, err := w.input("workload", o.WorkloadPath)
-	if err != nil {
-		return err
-	}
-	rows, err := workloads.ParseAlibabaRows(o.WorkloadPath, bytes.NewReader(data))
+	rows, err := workloads.ParseAlibabaRows(inputerr.FileName(o.WorkloadPath), bytes.NewReader(data))
 	if err != nil {
 		return err
 	}
@@ -336,7 +360,7 @@ func (w *workload) alibaba(o *SimulateOptions, p *params) error {
 	if arrivals == "poisson" {
 		workloads.PoissonArrivals(w.jobs, total(w.cluster), o.Load, o.Seed, o.TickSeconds)
 	}
-	w.name = filepath.Base(o.WorkloadPath)
+	w.name = inputBase(o.WorkloadPath)
 	w.params["arrivals"], w.params["machines"] = arrivals, strconv.Itoa(machines)
 	if mindepth > 1 {
 		w.params["mindepth"] = strconv.Itoa(mindepth)
@@ -347,13 +371,10 @@ func (w *workload) alibaba(o *SimulateOptions, p *params) error {
 	return nil
 }
 
-// psplib loads one PSPLIB project as a job on its machine (or -c).
-func (w *workload) psplib(o *SimulateOptions) error {
-	data, err := w.input("workload", o.WorkloadPath)
-	if err != nil {
-		return err
-	}
-	p, err := dags.ParsePSPLIB(filepath.Base(o.WorkloadPath), bytes.NewReader(data))
+// psplib loads one PSPLIB project, read from o.WorkloadPath, as a job on
+// its machine (or -c).
+func (w *workload) psplib(o *SimulateOptions, data []byte) error {
+	p, err := dags.ParsePSPLIB(inputBase(o.WorkloadPath), bytes.NewReader(data))
 	if err != nil {
 		return err
 	}
@@ -370,7 +391,7 @@ func (w *workload) psplib(o *SimulateOptions) error {
 		return err
 	}
 	w.jobs = []sim.Job{job}
-	w.name = filepath.Base(o.WorkloadPath)
+	w.name = inputBase(o.WorkloadPath)
 	return nil
 }
 

@@ -112,6 +112,7 @@ func Size(o SizeOptions) (*plan.PackingPlan, error) {
 		return nil, err
 	}
 	h.Inputs = in.Inputs
+	annotate(&h, in.Cluster)
 	if len(types) > 1 || types[0].Priced {
 		return sizeMixed(h, o.Seed, in, types)
 	}

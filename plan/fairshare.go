@@ -23,6 +23,9 @@ type FairShare struct {
 	Summary Summary `json:"summary"`
 	// Nodes is the node-by-node assignment (only with --per-node).
 	Nodes []NodeAssignment `json:"nodes,omitempty"`
+	// ForecastCap states the rule capping shares at the forecast, when
+	// it was applied (absent with --no-forecast-cap).
+	ForecastCap string `json:"forecastCap,omitempty"`
 }
 
 // MachineType is a class of identical nodes.
@@ -65,6 +68,18 @@ type Share struct {
 	// baseline (each machine split equally among the users that may use it),
 	// for comparison.
 	Independent float64 `json:"independent"`
+	// Amounts is the share in each resource of the cluster: Σ over machine
+	// types of its machines there × the type's capacity (base units:
+	// cores, bytes, devices), omitting zeros.
+	Amounts map[string]float64 `json:"amounts"`
+	// Forecast is what the application's requests ask for in each resource
+	// (Σ count × shape, base units); absent without requests.
+	Forecast map[string]float64 `json:"forecast,omitempty"`
+	// ForecastMachines is the most machines its forecast fills (the total
+	// forecast cap) and ForecastByType the cap on each machine type it may
+	// use; absent when the share is not capped at the forecast.
+	ForecastMachines *int64           `json:"forecastMachines,omitempty"`
+	ForecastByType   map[string]int64 `json:"forecastByType,omitempty"`
 }
 
 // Certificate is the optimality evidence of a FairShare.

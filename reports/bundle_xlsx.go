@@ -40,6 +40,7 @@ func BundleWorkbook(b *plan.Bundle, warnings []string) (*Workbook, error) {
 		return nil, err
 	}
 	sw := &stepWriter{wb: wb, styles: map[NumberFormat]int{}}
+	wb.steps = sw
 	all := BundleWarnings(b, warnings)
 	if err := sw.write(SummaryTable(b, len(all)), 0, true); err != nil {
 		return nil, err

@@ -2,7 +2,6 @@ package reports
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/xuri/excelize/v2"
 )
@@ -19,7 +18,7 @@ func (wb *Workbook) AddLineChart(sheet, anchor string, c BarChart) error {
 		return fmt.Errorf("%w: chart %q over sheet %q", ErrEmptyChart, c.Title, c.DataSheet)
 	}
 	ref := func(header string) (name, values string, err error) {
-		j := slices.Index(info.header, header)
+		j := info.column(header)
 		if j < 0 {
 			return "", "", fmt.Errorf("reports: chart %q: sheet %q has no column %q", c.Title, c.DataSheet, header)
 		}

@@ -25,6 +25,9 @@ const (
 	ShowPercent
 	// ShowYesNo shows a boolean as yes or no.
 	ShowYesNo
+	// ShowScientific shows four significant digits in scientific
+	// notation (small normalised costs such as 1.909E-04).
+	ShowScientific
 )
 
 // excelFormat is the xlsx number format code of f ("" for text).
@@ -38,6 +41,8 @@ func (f NumberFormat) excelFormat() string {
 		return "#,##0.0000"
 	case ShowPercent:
 		return "0.00%"
+	case ShowScientific:
+		return "0.000E+00"
 	}
 	return ""
 }
@@ -72,6 +77,8 @@ func (f NumberFormat) Text(v any) string {
 		return groupThousands(strconv.FormatFloat(n, 'f', 4, 64))
 	case ShowPercent:
 		return strconv.FormatFloat(n*100, 'f', 2, 64) + "%"
+	case ShowScientific:
+		return strconv.FormatFloat(n, 'E', 3, 64)
 	}
 	return FormatNumber(n)
 }

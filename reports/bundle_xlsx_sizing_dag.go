@@ -3,6 +3,7 @@ package reports
 import (
 	"fmt"
 
+	"github.com/capplan/capplan/internal/plural"
 	"github.com/capplan/capplan/plan"
 )
 
@@ -36,10 +37,10 @@ func SizingStepTable(pp *plan.PackingPlan) StepTable {
 
 func sizingNote(pp *plan.PackingPlan) string {
 	if len(pp.NodeTypes) > 0 {
-		return fmt.Sprintf("%d nodes costing %s; no mix costs less than %s (gap %s).", pp.NodesUsed,
+		return fmt.Sprintf("%s costing %s; no mix costs less than %s (gap %s).", plural.Count(pp.NodesUsed, "node"),
 			FormatNumber(pp.Cost), FormatNumber(pp.CostLowerBound), FormatPercent(ratio(pp.Cost, pp.CostLowerBound)-1))
 	}
-	return fmt.Sprintf("%d nodes; no packing uses fewer than %d (optimal: %s).", pp.NodesUsed, pp.LowerBound, NumberFormat(ShowYesNo).Text(pp.Optimal))
+	return fmt.Sprintf("%s; no packing uses fewer than %d (optimal: %s).", plural.Count(pp.NodesUsed, "node"), pp.LowerBound, NumberFormat(ShowYesNo).Text(pp.Optimal))
 }
 
 // SizingCurveStepTable lists the points of a bundle's sizing curve.
@@ -59,8 +60,8 @@ const secondsPerHour = 3600
 // in hours, the gap to the best bound and whether the schedule is optimal.
 func DAGStepTable(doc *plan.DAGSchedule) StepTable {
 	t := StepTable{Sheet: "DAG schedules", Title: "DAG schedules and their lower bounds",
-		Note: fmt.Sprintf("%d jobs, %d optimal; mean gap to the best lower bound %s, largest %s.",
-			doc.Summary.Jobs, doc.Summary.Optimal, FormatPercent(doc.Summary.MeanGap), FormatPercent(doc.Summary.MaxGap)),
+		Note: fmt.Sprintf("%s, %d optimal; mean gap to the best lower bound %s, largest %s.",
+			plural.Count(doc.Summary.Jobs, "job"), doc.Summary.Optimal, FormatPercent(doc.Summary.MeanGap), FormatPercent(doc.Summary.MaxGap)),
 		Columns: []Column{{"job", ShowText}, {"tasks (count)", ShowInteger}, {"makespan (hours)", ShowDecimal4},
 			{"best bound (hours)", ShowDecimal4}, {"critical path (hours)", ShowDecimal4}, {"TWork (hours)", ShowDecimal4},
 			{"NewLB (hours)", ShowDecimal4}, {"gap (%)", ShowPercent}, {"optimal (yes/no)", ShowYesNo}, {"method", ShowText}}}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/capplan/capplan/internal/plural"
 	"github.com/capplan/capplan/plan"
 )
 
@@ -95,7 +96,7 @@ func CertificateStepTable(fs *plan.FairShare) StepTable {
 // (share of the cluster), the requests and classes it serves, and the
 // machine types it fits.
 func ShapesStepTable(cat *plan.ShapeCatalog) StepTable {
-	t := StepTable{Sheet: "Shapes", Title: fmt.Sprintf("Shape catalogue: %d shapes (%s)", len(cat.Shapes), cat.Method),
+	t := StepTable{Sheet: "Shapes", Title: fmt.Sprintf("Shape catalogue: %s (%s)", plural.Count(len(cat.Shapes), "shape"), cat.Method),
 		Note: fmt.Sprintf("Cost %s against a lower bound of %s: within %s of optimal; ε = %s.",
 			FormatNumber(cat.Cost), FormatNumber(cat.LowerBound), FormatPercent(cat.Ratio-1), FormatNumber(cat.Epsilon)),
 		Columns: []Column{{"shape", ShowText}}}
@@ -117,8 +118,8 @@ func ShapesStepTable(cat *plan.ShapeCatalog) StepTable {
 // resource, and its target and achieved shares.
 func OwnershipStepTable(pp *plan.PackingPlan) StepTable {
 	t := StepTable{Sheet: "Ownership", Title: "Ownership packing (X-Select)",
-		Note: fmt.Sprintf("λ = %s of an upper bound of %s (%s of the bound); %d nodes.",
-			FormatNumber(pp.Lambda), FormatNumber(pp.LambdaUpperBound), FormatPercent(ratio(pp.Lambda, pp.LambdaUpperBound)), len(pp.Nodes)),
+		Note: fmt.Sprintf("λ = %s of an upper bound of %s (%s of the bound); %s.",
+			FormatNumber(pp.Lambda), FormatNumber(pp.LambdaUpperBound), FormatPercent(ratio(pp.Lambda, pp.LambdaUpperBound)), plural.Count(len(pp.Nodes), "node")),
 		Columns: []Column{{"application", ShowText}, {"forecast (containers)", ShowInteger},
 			{"required (containers)", ShowInteger}, {"packed (containers)", ShowInteger}}}
 	scales := t.addResourceColumns(pp.Resources, "packed")

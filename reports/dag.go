@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/capplan/capplan/internal/plural"
 	"github.com/capplan/capplan/plan"
 )
 
@@ -37,7 +38,7 @@ func DAGMachinesText(groups []plan.DAGMachineGroup, pooled bool) string {
 		g := groups[0]
 		s = fmt.Sprintf("%d × %s (%s)", g.Count, g.Name, capacityText(g.Capacity))
 	} else {
-		s = fmt.Sprintf("%s in %d groups", plural(int64(n), "machine"), len(groups))
+		s = fmt.Sprintf("%s in %s", plural.Count(n, "machine"), plural.Count(len(groups), "group"))
 	}
 	if pooled {
 		s += ", pooled"
@@ -57,17 +58,45 @@ func capacityText(c map[string]float64) string {
 func DAGScheduleSummary(doc *plan.DAGSchedule) string {
 	s := doc.Summary
 	return fmt.Sprintf("%s schedules of %s, %s (%s) on %s: %d optimal, gap to the best bound mean %s, max %s; %d rejected",
-		doc.Method, plural(int64(s.Jobs), "job"), plural(int64(s.Tasks), "task"), doc.Format,
+		doc.Method, plural.Count(s.Jobs, "job"), plural.Count(s.Tasks, "task"), doc.Format,
 		DAGMachinesText(doc.Machines, doc.Pooled), s.Optimal, FormatPercent(s.MeanGap), FormatPercent(s.MaxGap), s.Rejected)
 }
 
 // boundCells are a job's bound cells in the order of plan.BoundNames.
-func boundCells(b plan.DAGBoundSet) []Cell {
+func boundCells(format string, b plan.DAGBoundSet) []Cell {
 	var out []Cell
 	for _, v := range b.Values() {
-		out = append(out, NumberCell(v))
+		out = append(out, timeCell(format, v))
 	}
 	return out
+}
+
+// timeCell is a time of a DAG document in an input of format: seconds
+// (workloads, Alibaba), which workbooks show in hours, or the PSPLIB
+// file's periods.
+func timeCell(format string, x float64) Cell {
+	if format == "psplib" {
+		c := NumberCell(x)
+		c.sheet.unit = "periods"
+		return c
+	}
+	return SecondsCell(x)
+}
+
+// optionalSeconds is SecondsCell, or "-" for nil.
+func optionalSeconds(x *float64) Cell {
+	if x == nil {
+		return MissingCell("-")
+	}
+	return SecondsCell(*x)
+}
+
+// optionalTime is timeCell, or "-" for nil.
+func optionalTime(format string, x *float64) Cell {
+	if x == nil {
+		return MissingCell("-")
+	}
+	return timeCell(format, *x)
 }
 
 func rightAligned(n int) []Align {
@@ -141,21 +170,21 @@ func DAGJobsTable(doc *plan.DAGSchedule) Table {
 	}
 	t.Align = append(t.Align, rightAligned(len(t.Header)-len(t.Align))...)
 	for _, j := range doc.Jobs {
-		cells := []Cell{TextCell(j.Name), IntCell(int64(j.NumTasks)), NumberCell(j.Makespan)}
-		cells = append(cells, boundCells(j.Bounds)...)
+		cells := []Cell{TextCell(j.Name), IntCell(int64(j.NumTasks)), timeCell(doc.Format, j.Makespan)}
+		cells = append(cells, boundCells(doc.Format, j.Bounds)...)
 		cells = append(cells, PercentCell(j.Gap), TextCell(j.Method), BoolCell(j.Optimal))
 		if doc.Pooled {
-			cells = append(cells, optional(j.MachinesMakespan, false))
+			cells = append(cells, optionalTime(doc.Format, j.MachinesMakespan))
 		}
 		for _, m := range cmp {
 			if v, ok := j.Compare[m]; ok {
-				cells = append(cells, NumberCell(v))
+				cells = append(cells, timeCell(doc.Format, v))
 			} else {
 				cells = append(cells, MissingCell("-"))
 			}
 		}
 		if observed {
-			cells = append(cells, optional(j.ObservedSpan, false))
+			cells = append(cells, optionalTime(doc.Format, j.ObservedSpan))
 		}
 		t.AddRow(cells...)
 	}
@@ -177,7 +206,7 @@ func DAGTasksTable(doc *plan.DAGSchedule, job int) Table {
 	}
 	for _, id := range j.Order {
 		task := j.Tasks[index[id]]
-		t.AddRow(TextCell(task.ID), NumberCell(task.Start), NumberCell(task.End), TextCell(plan.MachineName(doc.Machines, task.Machine)))
+		t.AddRow(TextCell(task.ID), timeCell(doc.Format, task.Start), timeCell(doc.Format, task.End), TextCell(plan.MachineName(doc.Machines, task.Machine)))
 	}
 	return t
 }
@@ -197,7 +226,7 @@ func DAGAllTasksTable(doc *plan.DAGSchedule) Table {
 		}
 		for _, id := range j.Order {
 			task := j.Tasks[index[id]]
-			t.AddRow(TextCell(j.Name), TextCell(task.ID), NumberCell(task.Start), NumberCell(task.End),
+			t.AddRow(TextCell(j.Name), TextCell(task.ID), timeCell(doc.Format, task.Start), timeCell(doc.Format, task.End),
 				IntCell(int64(task.Machine)), TextCell(plan.MachineName(doc.Machines, task.Machine)))
 		}
 	}
@@ -232,50 +261,31 @@ func WriteDAGScheduleText(w io.Writer, doc *plan.DAGSchedule, terminal bool) err
 	return writeText(w, DAGScheduleSummary(doc), terminal, tables)
 }
 
-// DAGScheduleCSVTable is the jobs table in data form, with the document's
-// JSON field names: name, numTasks, edges, makespan, the bounds, gap,
-// method, optimal, and when present machinesMakespan, compare:<method>,
-// observedSpan and observedGap.
-func DAGScheduleCSVTable(doc *plan.DAGSchedule) Table {
-	t := Table{Title: "Jobs", Header: []string{"name", "numTasks", "edges", "makespan"}}
-	t.Header = append(t.Header, plan.BoundNames...)
-	t.Header = append(t.Header, "gap", "method", "optimal")
-	cmp := compareMethods(doc.Jobs)
-	observed := hasObserved(jobInfos(doc.Jobs))
-	if doc.Pooled {
-		t.Header = append(t.Header, "machinesMakespan")
-	}
-	for _, m := range cmp {
-		t.Header = append(t.Header, "compare:"+m)
-	}
-	if observed {
-		t.Header = append(t.Header, "observedSpan", "observedGap")
-	}
+// DAGScheduleTasksCSVTable is the schedules in the CSV form `capplan dag
+// check --schedule` reads: one row per task, job,task,start,end,machine
+// (times in seconds at full precision, the machine by name), jobs in
+// document order and tasks in schedule order.
+func DAGScheduleTasksCSVTable(doc *plan.DAGSchedule) Table {
+	t := Table{Title: "Tasks", Header: []string{"job", "task", "start", "end", "machine"}}
 	for _, j := range doc.Jobs {
-		cells := []Cell{TextCell(j.Name), IntCell(int64(j.NumTasks)), IntCell(int64(j.Edges)), NumberCell(j.Makespan)}
-		cells = append(cells, boundCells(j.Bounds)...)
-		cells = append(cells, NumberCell(j.Gap), TextCell(j.Method), BoolCell(j.Optimal))
-		if doc.Pooled {
-			cells = append(cells, optional(j.MachinesMakespan, false))
+		index := make(map[string]int, len(j.Tasks))
+		for i, task := range j.Tasks {
+			index[task.ID] = i
 		}
-		for _, m := range cmp {
-			if v, ok := j.Compare[m]; ok {
-				cells = append(cells, NumberCell(v))
-			} else {
-				cells = append(cells, MissingCell(""))
-			}
+		for _, id := range j.Order {
+			task := j.Tasks[index[id]]
+			t.AddRow(TextCell(j.Name), TextCell(task.ID), timeCell(doc.Format, task.Start), timeCell(doc.Format, task.End), TextCell(plan.MachineName(doc.Machines, task.Machine)))
 		}
-		if observed {
-			cells = append(cells, optional(j.ObservedSpan, false), optional(j.ObservedGap, false))
-		}
-		t.AddRow(cells...)
 	}
 	return t
 }
 
-// WriteDAGScheduleCSV writes DAGScheduleCSVTable.
+// WriteDAGScheduleCSV writes the schedules (DAGScheduleTasksCSVTable), so
+// that `capplan dag schedule --csv > s.csv` and `capplan dag check
+// --schedule s.csv` round-trip. The jobs summary is in the table, JSON
+// and workbook views.
 func WriteDAGScheduleCSV(w io.Writer, doc *plan.DAGSchedule) error {
-	t := DAGScheduleCSVTable(doc)
+	t := DAGScheduleTasksCSVTable(doc)
 	return t.WriteCSV(w)
 }
 
@@ -339,19 +349,6 @@ func DAGScheduleSummaryTable(doc *plan.DAGSchedule) Table {
 	return t
 }
 
-// DAGScheduleWorkbook builds the xlsx report of a DAGSchedule: Summary,
-// Jobs, Tasks (every job's tasks in schedule order), Machines, and
-// Rejected when jobs were rejected.
-func DAGScheduleWorkbook(doc *plan.DAGSchedule) (*Workbook, error) {
-	sheets := []string{SheetSummary, SheetDAGJobs, SheetDAGTasks, "Machines"}
-	tables := []Table{DAGScheduleSummaryTable(doc), DAGJobsTable(doc), DAGAllTasksTable(doc), DAGMachinesTable(doc.Machines)}
-	if len(doc.Rejected) > 0 {
-		sheets = append(sheets, SheetDAGRejected)
-		tables = append(tables, DAGRejectedTable(doc.Rejected))
-	}
-	return workbook("capplan DAGSchedule report", "DAG schedules ("+doc.Method+") and lower bounds", doc.Generator, sheets, tables)
-}
-
 // DAGBoundsTable has one row per job: size and every bound (and the
 // observed run time, for traces).
 func DAGBoundsTable(doc *plan.DAGBounds) Table {
@@ -376,7 +373,7 @@ func dagBoundsTable(doc *plan.DAGBounds, data bool) Table {
 	t.Align = append([]Align{AlignLeft}, rightAligned(len(t.Header)-1)...)
 	for _, j := range doc.Jobs {
 		cells := []Cell{TextCell(j.Name), IntCell(int64(j.NumTasks)), IntCell(int64(j.Edges)), IntCell(int64(j.Stages))}
-		cells = append(cells, boundCells(j.Bounds)...)
+		cells = append(cells, boundCells(doc.Format, j.Bounds)...)
 		if observed {
 			cells = append(cells, optional(j.ObservedSpan, false))
 			if data {
@@ -390,7 +387,7 @@ func dagBoundsTable(doc *plan.DAGBounds, data bool) Table {
 
 // DAGBoundsSummary is the one-line summary of a DAGBounds document.
 func DAGBoundsSummary(doc *plan.DAGBounds) string {
-	return fmt.Sprintf("lower bounds of %s (%s) on %s; %d rejected", plural(int64(len(doc.Jobs)), "job"), doc.Format,
+	return fmt.Sprintf("lower bounds of %s (%s) on %s; %d rejected", plural.Count(len(doc.Jobs), "job"), doc.Format,
 		DAGMachinesText(doc.Machines, doc.Pooled), len(doc.Rejected))
 }
 
@@ -423,9 +420,9 @@ func DAGCheckSummaryLine(doc *plan.DAGCheck) string {
 	s := doc.Summary
 	verdict := "feasible"
 	if s.Violations > 0 {
-		verdict = fmt.Sprintf("INFEASIBLE: %s in %d of them", plural(int64(s.Violations), "violation"), s.Jobs-s.Feasible)
+		verdict = fmt.Sprintf("INFEASIBLE: %s in %d of them", plural.Count(s.Violations, "violation"), s.Jobs-s.Feasible)
 	}
-	return fmt.Sprintf("checked %s, %s (%s) on %s: %s", plural(int64(s.Jobs), "job"), plural(int64(s.Tasks), "task"), doc.Format,
+	return fmt.Sprintf("checked %s, %s (%s) on %s: %s", plural.Count(s.Jobs, "job"), plural.Count(s.Tasks, "task"), doc.Format,
 		DAGMachinesText(doc.Machines, doc.Pooled), verdict)
 }
 
@@ -435,7 +432,7 @@ func DAGCheckJobsTable(doc *plan.DAGCheck) Table {
 	t := Table{Title: "Jobs", Header: []string{"job", "tasks", "makespan", "feasible", "violations", "best bound", "gap"},
 		Align: []Align{AlignLeft, AlignRight, AlignRight, AlignLeft, AlignRight, AlignRight, AlignRight}}
 	for _, j := range doc.Jobs {
-		t.AddRow(TextCell(j.Name), IntCell(int64(j.NumTasks)), NumberCell(j.Makespan), BoolCell(j.Feasible),
+		t.AddRow(TextCell(j.Name), IntCell(int64(j.NumTasks)), timeCell(doc.Format, j.Makespan), BoolCell(j.Feasible),
 			IntCell(int64(len(j.Violations))), NumberCell(j.Bounds.Best), PercentCell(j.Gap))
 	}
 	return t
@@ -448,7 +445,7 @@ func DAGCheckGapsTable(doc *plan.DAGCheck) Table {
 		Align: []Align{AlignLeft, AlignLeft, AlignRight, AlignRight, AlignRight}}
 	for _, j := range doc.Jobs {
 		for k, v := range j.Bounds.Values() {
-			t.AddRow(TextCell(j.Name), TextCell(plan.BoundNames[k]), NumberCell(v), NumberCell(j.Makespan), PercentCell(j.Gaps[plan.BoundNames[k]]))
+			t.AddRow(TextCell(j.Name), TextCell(plan.BoundNames[k]), timeCell(doc.Format, v), timeCell(doc.Format, j.Makespan), PercentCell(j.Gaps[plan.BoundNames[k]]))
 		}
 	}
 	return t
@@ -460,7 +457,7 @@ func DAGViolationsTable(doc *plan.DAGCheck) Table {
 		Align: []Align{AlignLeft, AlignLeft, AlignLeft, AlignRight, AlignRight, AlignLeft}}
 	for _, j := range doc.Jobs {
 		for _, v := range j.Violations {
-			t.AddRow(TextCell(j.Name), TextCell(v.Kind), TextCell(v.Task), NumberCell(v.Time), NumberCell(v.Until), TextCell(v.Message))
+			t.AddRow(TextCell(j.Name), TextCell(v.Kind), TextCell(v.Task), timeCell(doc.Format, v.Time), timeCell(doc.Format, v.Until), TextCell(v.Message))
 		}
 	}
 	return t

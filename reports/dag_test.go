@@ -67,8 +67,10 @@ func TestDAGScheduleCSVAndWorkbook(t *testing.T) {
 	if err := WriteDAGScheduleCSV(&b, doc); err != nil {
 		t.Fatal(err)
 	}
-	want := "name,numTasks,edges,makespan,cpLength,tWork,energy,newLB,nodePacking,bin,best,gap,method,optimal,machinesMakespan,compare:bfs\n" +
-		"j,2,1,30,30,2.5,3,30,30,20,30,0,cp,true,40,35\n"
+	// One row per task in schedule order, the form dag check reads.
+	want := "job,task,start,end,machine\n" +
+		"j,a,0,10,m-0\n" +
+		"j,b,10,30,m-1\n"
 	if b.String() != want {
 		t.Errorf("csv:\n%s\nwant:\n%s", b.String(), want)
 	}
@@ -76,11 +78,12 @@ func TestDAGScheduleCSVAndWorkbook(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := wb.Sheets(); !slices.Equal(got, []string{"Summary", "Jobs", "Tasks", "Machines"}) {
+	if got := wb.Sheets(); !slices.Equal(got, []string{"Summary", "Jobs", "Tasks", "Machines", "Gantt"}) {
 		t.Errorf("sheets %v", got)
 	}
 	rows, err := wb.Excel().GetRows("Tasks")
-	if err != nil || len(rows) != 3 || !slices.Equal(rows[2], []string{"j", "b", "10", "30", "1", "m-1"}) {
+	// Times in hours: task b runs from 10 s to 30 s.
+	if err != nil || len(rows) != 3 || !slices.Equal(rows[2], []string{"j", "b", "0.0028", "0.0083", "1", "m-1"}) || rows[0][2] != "start (hours)" {
 		t.Errorf("Tasks sheet %v, %v", rows, err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/capplan/capplan/internal/plural"
 	"github.com/capplan/capplan/plan"
 )
 
@@ -24,6 +25,7 @@ var ErrBadDocument = errors.New("reports: inconsistent plan document")
 const (
 	titleShares       = "Shares"
 	titleAllocation   = "Allocation by machine type"
+	titleResources    = "Shares by resource"
 	titleMachineTypes = "Machine types"
 	titleCertificate  = "Certificate"
 	titleNodes        = "Nodes"
@@ -35,6 +37,7 @@ const (
 func FairShareTables(doc *plan.FairShare) []Table {
 	ts := []Table{
 		FairShareSharesTable(doc),
+		FairShareResourcesTable(doc),
 		FairShareAllocationTable(doc),
 		FairShareMachineTypesTable(doc),
 		FairShareCertificateTable(doc),
@@ -78,6 +81,43 @@ func shareCells(s plan.Share) []Cell {
 		IntCell(int64(s.Round)),
 		NumberCell(s.Independent),
 	}
+}
+
+// FairShareResourcesTable has one row per application: its share in each
+// resource of the cluster (machines × capacity, summed over machine types),
+// what its forecast asks for in each, and the forecast cap on its machines
+// ("-" without one).
+func FairShareResourcesTable(doc *plan.FairShare) Table {
+	t := Table{Title: titleResources, Header: []string{"application"}, Align: []Align{AlignLeft}}
+	for _, r := range doc.Resources {
+		t.Header = append(t.Header, r)
+		t.Align = append(t.Align, AlignRight)
+	}
+	for _, r := range doc.Resources {
+		t.Header = append(t.Header, "forecast "+r)
+		t.Align = append(t.Align, AlignRight)
+	}
+	t.Header = append(t.Header, "machines", "forecast cap")
+	t.Align = append(t.Align, AlignRight, AlignRight)
+	for _, s := range doc.Shares {
+		cells := []Cell{TextCell(s.Application)}
+		for _, r := range doc.Resources {
+			cells = append(cells, QuantityCell(r, s.Amounts[r]))
+		}
+		for _, r := range doc.Resources {
+			if s.Forecast == nil {
+				cells = append(cells, MissingCell("-"))
+			} else {
+				cells = append(cells, QuantityCell(r, s.Forecast[r]))
+			}
+		}
+		cap := MissingCell("-")
+		if s.ForecastMachines != nil {
+			cap = IntCell(*s.ForecastMachines)
+		}
+		t.AddRow(append(cells, NumberCell(s.Machines), cap)...)
+	}
+	return t
 }
 
 // FairShareAllocationTable is the wide view of the per-type allocation: one
@@ -199,20 +239,12 @@ func FairShareSummary(doc *plan.FairShare) string {
 	sm := doc.Summary
 	return fmt.Sprintf("%s, %s: %s on %s (%s), %s allocated, %s idle; %s; %s",
 		doc.Method, alloc,
-		plural(int64(sm.Applications), "application"),
-		plural(sm.Machines, "machine"),
-		plural(int64(sm.MachineTypes), "type"),
+		plural.Count(sm.Applications, "application"),
+		plural.Count(sm.Machines, "machine"),
+		plural.Count(sm.MachineTypes, "type"),
 		FormatNumber(sm.Allocated), FormatNumber(sm.Idle),
-		plural(int64(sm.Rounds), "round"),
+		plural.Count(sm.Rounds, "round"),
 		cert)
-}
-
-// plural is "1 round", "3 rounds".
-func plural(n int64, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // WriteFairShareText writes the FairShare document for people (terminal) or

@@ -9,8 +9,10 @@ import (
 // FairShareCSVTable is the shares table in data form, as WriteFairShareCSV
 // writes it: the columns carry the document's JSON field names (application,
 // weight, maxMachines, machines, level, eligibleMachines, fraction, round,
-// independent), followed by one "type:<name>" column per machine type with
-// the machines of that type.
+// independent), one "type:<name>" column per machine type with the machines
+// of that type, one "amount:<resource>" and one "forecast:<resource>"
+// column per resource (base units: cores, bytes, devices; forecast empty
+// without requests), and forecastMachines (empty when not capped).
 func FairShareCSVTable(doc *plan.FairShare) Table {
 	t := Table{
 		Title:  titleShares,
@@ -19,10 +21,32 @@ func FairShareCSVTable(doc *plan.FairShare) Table {
 	for _, mt := range doc.MachineTypes {
 		t.Header = append(t.Header, "type:"+mt.Name)
 	}
+	for _, r := range doc.Resources {
+		t.Header = append(t.Header, "amount:"+r)
+	}
+	for _, r := range doc.Resources {
+		t.Header = append(t.Header, "forecast:"+r)
+	}
+	t.Header = append(t.Header, "forecastMachines")
 	for _, s := range doc.Shares {
 		cells := shareCells(s)
 		for _, mt := range doc.MachineTypes {
 			cells = append(cells, NumberCell(s.ByType[mt.Name]))
+		}
+		for _, r := range doc.Resources {
+			cells = append(cells, NumberCell(s.Amounts[r]))
+		}
+		for _, r := range doc.Resources {
+			if s.Forecast == nil {
+				cells = append(cells, MissingCell(""))
+			} else {
+				cells = append(cells, NumberCell(s.Forecast[r]))
+			}
+		}
+		if s.ForecastMachines != nil {
+			cells = append(cells, IntCell(*s.ForecastMachines))
+		} else {
+			cells = append(cells, MissingCell(""))
 		}
 		t.AddRow(cells...)
 	}

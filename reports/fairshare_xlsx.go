@@ -8,6 +8,7 @@ import (
 const (
 	SheetSummary      = "Summary"
 	SheetShares       = "Shares"
+	SheetResources    = "Resources"
 	SheetAllocation   = "Allocation"
 	SheetMachineTypes = "MachineTypes"
 	SheetCertificate  = "Certificate"
@@ -17,6 +18,7 @@ const (
 // FairShareWorkbook builds the xlsx report of a FairShare document. Its
 // sheets are Summary (key/value facts: method, allocation, counts, rounds,
 // certificate, generator, inputs with digests, seed and flags), Shares,
+// Resources (the shares in cores, GiB, GPUs beside the forecast),
 // Allocation (application × machine type), MachineTypes, Certificate, and
 // Nodes when the document has a per-node assignment. The Shares sheet holds
 // a native clustered bar chart of each application's machines under CMMF
@@ -44,6 +46,7 @@ func FairShareWorkbook(doc *plan.FairShare) (*Workbook, error) {
 	}{
 		{SheetSummary, FairShareSummaryTable(doc)},
 		{SheetShares, shares},
+		{SheetResources, FairShareResourcesTable(doc)},
 		{SheetAllocation, FairShareAllocationTable(doc)},
 		{SheetMachineTypes, FairShareMachineTypesTable(doc)},
 		{SheetCertificate, FairShareCertificateTable(doc)},

@@ -9,6 +9,7 @@ import (
 
 	"gonum.org/v1/plot/vg"
 
+	"github.com/capplan/capplan/internal/plural"
 	"github.com/capplan/capplan/plan"
 )
 
@@ -144,7 +145,7 @@ func ganttFigure(job *plan.DAGJob, index int) (Figure, error) {
 	return Figure{
 		Name:    fmt.Sprintf("gantt-%d-%s", index+1, fileSafe(job.Name)),
 		Title:   "Schedule of " + job.Name,
-		Caption: fmt.Sprintf("%d tasks, method %s; %s.", job.NumTasks, job.Method, gap),
+		Caption: fmt.Sprintf("%s, method %s; %s.", plural.Count(job.NumTasks, "task"), job.Method, gap),
 		SVG:     svg,
 	}, nil
 }

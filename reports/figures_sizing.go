@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/capplan/capplan/internal/plural"
 	"github.com/capplan/capplan/plan"
 )
 
@@ -34,9 +35,9 @@ func SizingFigure(pp *plan.PackingPlan, curve []plan.SizingPoint) (Figure, error
 		cost, bound = pp.Cost, pp.CostLowerBound
 		yLabel = "cost (sum of node prices)"
 	}
-	title := fmt.Sprintf("Sizing: %d nodes, cost %s (lower bound %s)", pp.NodesUsed, FormatNumber(cost), FormatNumber(bound))
+	title := fmt.Sprintf("Sizing: %s, cost %s (lower bound %s)", plural.Count(pp.NodesUsed, "node"), FormatNumber(cost), FormatNumber(bound))
 	if !mixed {
-		title = fmt.Sprintf("Sizing: %d nodes (lower bound %d)", pp.NodesUsed, pp.LowerBound)
+		title = fmt.Sprintf("Sizing: %s (lower bound %d)", plural.Count(pp.NodesUsed, "node"), pp.LowerBound)
 	}
 	p := newPlot(title, "nodes", yLabel)
 	leg := newSideLegend()
@@ -134,7 +135,7 @@ func SizingFigure(pp *plan.PackingPlan, curve []plan.SizingPoint) (Figure, error
 	if err != nil {
 		return Figure{}, err
 	}
-	caption := fmt.Sprintf("The plan buys %d nodes", pp.NodesUsed)
+	caption := "The plan buys " + plural.Count(pp.NodesUsed, "node")
 	if mixed {
 		var parts []string
 		for _, t := range pp.NodeTypes {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/capplan/capplan/internal/plural"
 	"github.com/capplan/capplan/plan"
 )
 
@@ -22,9 +23,9 @@ func Evidence(b *plan.Bundle) []string {
 		for i, p := range c.Pieces {
 			levels[i] = FormatNumber(p.Level)
 		}
-		s := fmt.Sprintf("Fair shares (%s): %s certificate %s, %d tight sets with levels %s; %s of %d machines allocated.",
-			fs.Method, c.Kind, verified(c.Verified), len(c.Pieces), strings.Join(levels, " < "),
-			FormatNumber(fs.Summary.Allocated), fs.Summary.Machines)
+		s := fmt.Sprintf("Fair shares (%s): %s certificate %s, %s with levels %s; %s of %s allocated.",
+			fs.Method, c.Kind, verified(c.Verified), plural.Count(len(c.Pieces), "tight set"), strings.Join(levels, " < "),
+			FormatNumber(fs.Summary.Allocated), plural.Count(fs.Summary.Machines, "machine"))
 		if c.LPMaxRelDiff != nil {
 			s += fmt.Sprintf(" The iterative LP agrees to a relative %s.", SigCell(*c.LPMaxRelDiff).Text)
 		}
@@ -47,9 +48,9 @@ func Evidence(b *plan.Bundle) []string {
 		for _, s := range pp.Stranded {
 			stranded = append(stranded, fmt.Sprintf("%s %s%%", s.Resource, FormatNumber(s.Percent)))
 		}
-		out = append(out, fmt.Sprintf("Ownership packing: λ = %s against an upper bound of %s (%s of the bound); largest share deviation %s; stranded capacity %s; %d containers unplaced.",
+		out = append(out, fmt.Sprintf("Ownership packing: λ = %s against an upper bound of %s (%s of the bound); largest share deviation %s; stranded capacity %s; %s unplaced.",
 			FormatNumber(pp.Lambda), FormatNumber(pp.LambdaUpperBound), FormatPercent(ratio(pp.Lambda, pp.LambdaUpperBound)),
-			FormatPercent(worst), strings.Join(stranded, ", "), len(pp.Unplaced)))
+			FormatPercent(worst), strings.Join(stranded, ", "), plural.Count(len(pp.Unplaced), "container")))
 	}
 	if pp := b.Sizing; pp != nil {
 		if len(pp.NodeTypes) > 0 {
@@ -57,15 +58,15 @@ func Evidence(b *plan.Bundle) []string {
 			for _, k := range slices.Sorted(maps.Keys(pp.CostBounds)) {
 				bounds = append(bounds, k+" "+FormatNumber(pp.CostBounds[k]))
 			}
-			out = append(out, fmt.Sprintf("Sizing: %d nodes costing %s; lower bounds on the cost: %s; gap %s.",
-				pp.NodesUsed, FormatNumber(pp.Cost), strings.Join(bounds, ", "), FormatPercent(ratio(pp.Cost, pp.CostLowerBound)-1)))
+			out = append(out, fmt.Sprintf("Sizing: %s costing %s; lower bounds on the cost: %s; gap %s.",
+				plural.Count(pp.NodesUsed, "node"), FormatNumber(pp.Cost), strings.Join(bounds, ", "), FormatPercent(ratio(pp.Cost, pp.CostLowerBound)-1)))
 		} else {
 			var bounds []string
 			for _, k := range slices.Sorted(maps.Keys(pp.Bounds)) {
 				bounds = append(bounds, fmt.Sprintf("%s %d", k, pp.Bounds[k]))
 			}
-			out = append(out, fmt.Sprintf("Sizing: %d nodes; lower bounds on the node count: %s; optimal: %s.",
-				pp.NodesUsed, strings.Join(bounds, ", "), ShowYesNo.Text(pp.Optimal)))
+			out = append(out, fmt.Sprintf("Sizing: %s; lower bounds on the node count: %s; optimal: %s.",
+				plural.Count(pp.NodesUsed, "node"), strings.Join(bounds, ", "), ShowYesNo.Text(pp.Optimal)))
 		}
 	}
 	if d := b.DAG; d != nil {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/capplan/capplan/internal/plural"
 	"github.com/capplan/capplan/plan"
 )
 
@@ -32,11 +33,11 @@ func PackingPlanSummary(doc *plan.PackingPlan) string {
 		for _, u := range doc.Unplaced {
 			unplaced += max(u.Count, 1)
 		}
-		s := fmt.Sprintf("ownership (%s, %s shares): λ = %.6g (upper bound %.6g, %s of it); %d containers on %d nodes; %d not placed; stranded %s",
+		s := fmt.Sprintf("ownership (%s, %s shares): λ = %.6g (upper bound %.6g, %s of it); %s on %s; %d not placed; stranded %s",
 			doc.Method, doc.SharesFrom, doc.Lambda, doc.LambdaUpperBound, FormatPercent(ratio(doc.Lambda, doc.LambdaUpperBound)),
-			containers, doc.NodesUsed, unplaced, strings.Join(stranded, ", "))
+			plural.Count(containers, "container"), plural.Count(doc.NodesUsed, "node"), unplaced, strings.Join(stranded, ", "))
 		if doc.Incremental {
-			s += fmt.Sprintf("; incremental: %d nodes changed (limit %d)", len(doc.Changed), doc.MutableLimit)
+			s += fmt.Sprintf("; incremental: %s changed (limit %d)", plural.Count(len(doc.Changed), "node"), doc.MutableLimit)
 		}
 		return s
 	case len(doc.NodeTypes) > 0:
@@ -48,15 +49,15 @@ func PackingPlanSummary(doc *plan.PackingPlan) string {
 		if doc.Optimal {
 			opt = "optimal"
 		}
-		return fmt.Sprintf("sizing (%s): %d containers on %s, cost %.6g, lower bound %.6g (%s); stranded %s",
-			doc.Method, containers, strings.Join(mix, " + "), doc.Cost, doc.CostLowerBound, opt, strings.Join(stranded, ", "))
+		return fmt.Sprintf("sizing (%s): %s on %s, cost %.6g, lower bound %.6g (%s); stranded %s",
+			doc.Method, plural.Count(containers, "container"), strings.Join(mix, " + "), doc.Cost, doc.CostLowerBound, opt, strings.Join(stranded, ", "))
 	}
 	opt := "gap " + FormatPercent(float64(doc.NodesUsed-doc.LowerBound)/float64(max(doc.LowerBound, 1)))
 	if doc.Optimal {
 		opt = "optimal"
 	}
-	return fmt.Sprintf("%s (%s): %d containers on %d nodes, lower bound %d (%s); stranded %s",
-		doc.Mode, doc.Method, containers, doc.NodesUsed, doc.LowerBound, opt, strings.Join(stranded, ", "))
+	return fmt.Sprintf("%s (%s): %s on %s, lower bound %d (%s); stranded %s",
+		doc.Mode, doc.Method, plural.Count(containers, "container"), plural.Count(doc.NodesUsed, "node"), doc.LowerBound, opt, strings.Join(stranded, ", "))
 }
 
 // ratio is a/b, 0 when b is 0.
@@ -78,15 +79,25 @@ func PackedNodesTable(doc *plan.PackingPlan) Table {
 	if typed {
 		t.Header, t.Align = append(t.Header, "type"), append(t.Align, AlignLeft)
 	}
+	if doc.Incremental {
+		t.Header, t.Align = append(t.Header, "changed"), append(t.Align, AlignLeft)
+	}
 	t.Header, t.Align = append(t.Header, "containers"), append(t.Align, AlignRight)
 	for _, r := range doc.Resources {
 		t.Header = append(t.Header, "fill "+r)
 		t.Align = append(t.Align, AlignRight)
 	}
+	changed := map[string]bool{}
+	for _, n := range doc.Changed {
+		changed[n] = true
+	}
 	for _, n := range doc.Nodes {
 		cells := []Cell{TextCell(n.Name)}
 		if typed {
 			cells = append(cells, TextCell(n.Type))
+		}
+		if doc.Incremental {
+			cells = append(cells, BoolCell(changed[n.Name]))
 		}
 		cells = append(cells, IntCell(int64(len(n.Containers))))
 		for _, r := range doc.Resources {
@@ -259,8 +270,10 @@ func WritePackingPlanCSV(w io.Writer, doc *plan.PackingPlan) error {
 }
 
 // PackingPlanWorkbook builds the xlsx report: Summary, then the tables of
-// WritePackingPlanText, with a chart of target against achieved shares in
-// ownership mode.
+// WritePackingPlanText (the Nodes sheet of an incremental re-plan has a
+// "changed" column), with a chart of target against achieved shares in
+// ownership mode, and in sizing mode a Sizing sheet with the line of the
+// cost node type by node type.
 func PackingPlanWorkbook(doc *plan.PackingPlan) (*Workbook, error) {
 	wb, err := NewWorkbook(WorkbookProperties{Title: "capplan PackingPlan report", Subject: "Vector packing (" + doc.Mode + ")", Creator: doc.Generator})
 	if err != nil {
@@ -295,6 +308,19 @@ func PackingPlanWorkbook(doc *plan.PackingPlan) (*Workbook, error) {
 	}
 	for _, s := range packingTables(doc) {
 		if err := wb.AddTable(s.sheet, s.table); err != nil {
+			return nil, err
+		}
+	}
+	if doc.Mode == "sizing" {
+		// The cost line node type by node type, as in the bundle report.
+		st := SizingStepTable(doc)
+		if err := wb.addStepTable(st); err != nil {
+			return nil, err
+		}
+		if err := wb.AddLineChart(st.Sheet, cellName(len(st.Columns)+1, 1), BarChart{
+			Title: "Sizing: cumulative cost of the mix, node type by node type", DataSheet: st.Sheet, Categories: "node type",
+			Series: []string{"cumulative cost (cost)"}, ValueTitle: "cost",
+		}); err != nil {
 			return nil, err
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/capplan/capplan/internal/plural"
 	"github.com/capplan/capplan/plan"
 )
 
@@ -33,8 +34,8 @@ func ShapeCatalogSummary(doc *plan.ShapeCatalog) string {
 	for _, w := range doc.Waste {
 		waste = append(waste, w.Resource+" "+FormatPercent(w.Percent/100))
 	}
-	return fmt.Sprintf("%s, %s cost, K=%d: %d shapes for %d request classes; %s; waste %s",
-		doc.Method, doc.CostFunction, doc.K, len(doc.Shapes), len(doc.Assignments), quality, strings.Join(waste, ", "))
+	return fmt.Sprintf("%s, %s cost, K=%d: %s for %s; %s; waste %s",
+		doc.Method, doc.CostFunction, doc.K, plural.Count(len(doc.Shapes), "shape"), plural.Count(len(doc.Assignments), "request class"), quality, strings.Join(waste, ", "))
 }
 
 // ShapesTable has one row per shape: its size per dimension, normalised
@@ -63,14 +64,16 @@ func ShapesTable(doc *plan.ShapeCatalog) Table {
 		for _, w := range s.Waste {
 			cells = append(cells, PercentCell(w.Percent/100))
 		}
-		cells = append(cells, TextCell(fitsText(s.Fits)))
+		// Text views shorten the list; CSV and workbooks keep it whole.
+		cells = append(cells, Cell{Text: fitsText(s.Fits), Value: strings.Join(s.Fits, ",")})
 		t.AddRow(cells...)
 	}
 	return t
 }
 
 // fitsText names the node groups a shape fits, or counts them when there
-// are more than two (the JSON document lists them all).
+// are more than two (the JSON document, the CSV and the workbook list them
+// all).
 func fitsText(groups []string) string {
 	if len(groups) <= 2 {
 		return strings.Join(groups, ",")

@@ -6,19 +6,21 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/capplan/capplan/internal/plural"
 	"github.com/capplan/capplan/plan"
 )
 
 // SimulationSummaryLine describes a simulation set in one line.
 func SimulationSummaryLine(set *plan.SimulationSet) string {
 	w := set.Workload
-	s := fmt.Sprintf("simulated %s (%d jobs, %d tasks) on %d machines (%d classes), %d policies, seed %d, tick %gs",
-		w.Name, w.Jobs, w.Tasks, set.Cluster.Machines, set.Cluster.Classes, len(set.Runs), seedOf(&set.Header), set.Tick)
+	s := fmt.Sprintf("simulated %s (%s, %s) on %s (%s), %s, seed %d, tick %gs",
+		w.Name, plural.Count(w.Jobs, "job"), plural.Count(w.Tasks, "task"), plural.Count(set.Cluster.Machines, "machine"),
+		plural.Count(set.Cluster.Classes, "class"), plural.Count(len(set.Runs), "policy"), seedOf(&set.Header), set.Tick)
 	if set.Noise > 0 {
 		s += fmt.Sprintf(", noise σ=%g", set.Noise)
 	}
 	if len(w.Rejected) > 0 {
-		s += fmt.Sprintf(", %d jobs rejected", len(w.Rejected))
+		s += fmt.Sprintf(", %s rejected", plural.Count(len(w.Rejected), "job"))
 	}
 	return s
 }
@@ -49,8 +51,8 @@ func SimulationPoliciesTable(set *plan.SimulationSet) Table {
 	}
 	for _, r := range set.Runs {
 		s := r.Summary
-		cells := []Cell{TextCell(r.Policy.Name), IntCell(int64(s.Finished)), NumberCell(s.AvgJCT), NumberCell(s.MedianJCT),
-			NumberCell(s.P95JCT), NumberCell(s.Makespan)}
+		cells := []Cell{TextCell(r.Policy.Name), IntCell(int64(s.Finished)), SecondsCell(s.AvgJCT), SecondsCell(s.MedianJCT),
+			SecondsCell(s.P95JCT), SecondsCell(s.Makespan)}
 		for _, name := range res {
 			cells = append(cells, PercentCell(s.Utilization[name]))
 		}
@@ -109,8 +111,8 @@ func SimulationCSVTable(set *plan.SimulationSet) Table {
 			}
 		}
 		for _, j := range r.Jobs {
-			cells := []Cell{TextCell(r.Policy.Name), TextCell(j.Name), TextCell(j.User), NumberCell(j.Arrival),
-				optional(j.Start, false), optional(j.Finish, false), optional(j.JCT, false), NumberCell(j.LB)}
+			cells := []Cell{TextCell(r.Policy.Name), TextCell(j.Name), TextCell(j.User), SecondsCell(j.Arrival),
+				optionalSeconds(j.Start), optionalSeconds(j.Finish), optionalSeconds(j.JCT), SecondsCell(j.LB)}
 			if x, ok := fi[j.Name]; ok {
 				cells = append(cells, NumberCell(x))
 			} else {

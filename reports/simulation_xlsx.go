@@ -34,8 +34,8 @@ func SimulationWorkbook(set *plan.SimulationSet) (*Workbook, error) {
 	if err := wb.AddTable(SheetSummary, summary); err != nil {
 		return nil, err
 	}
-	if err := wb.AddBarChart(SheetSummary, cellName(len(summary.Header)+1, 1), BarChart{Title: "Average JCT and makespan (s)",
-		DataSheet: SheetSummary, Categories: "policy", Series: []string{"avg JCT", "makespan"}, ValueTitle: "seconds"}); err != nil {
+	if err := wb.AddBarChart(SheetSummary, cellName(len(summary.Header)+1, 1), BarChart{Title: "Average JCT and makespan (hours)",
+		DataSheet: SheetSummary, Categories: "policy", Series: []string{"avg JCT", "makespan"}, ValueTitle: "hours"}); err != nil {
 		return nil, err
 	}
 	taken := map[string]bool{SheetSummary: true, SheetSimCompare: true, SheetSimUtilization: true, SheetSimFairness: true,
@@ -97,8 +97,8 @@ func simJobsTable(r *plan.SimulationRun) Table {
 		if j.JCT != nil && j.LB > 0 {
 			stretch = NumberCell(*j.JCT / j.LB)
 		}
-		t.AddRow(TextCell(j.Name), TextCell(j.User), NumberCell(j.Arrival), optional(j.Start, false), optional(j.Finish, false),
-			optional(j.JCT, false), NumberCell(j.LB), stretch, optional(j.Alone, false), optional(j.Slowdown, false),
+		t.AddRow(TextCell(j.Name), TextCell(j.User), SecondsCell(j.Arrival), optionalSeconds(j.Start), optionalSeconds(j.Finish),
+			optionalSeconds(j.JCT), SecondsCell(j.LB), stretch, optionalSeconds(j.Alone), optional(j.Slowdown, false),
 			IntCell(int64(j.Tasks)), IntCell(int64(j.Attempts)), TextCell(j.SizeBin))
 	}
 	return t
@@ -164,7 +164,7 @@ func simUtilizationTable(set *plan.SimulationSet) (Table, []string) {
 		cells := []Cell{NumberCell(float64(i) * step)}
 		for _, xs := range data {
 			if i < len(xs) {
-				cells = append(cells, NumberCell(xs[i]))
+				cells = append(cells, PercentCell(xs[i]))
 			} else {
 				cells = append(cells, MissingCell(""))
 			}
@@ -250,7 +250,7 @@ func (wb *Workbook) addLineChart(sheet, anchor string, c lineChart) error {
 	}
 	ref := quoteSheet(c.DataSheet) + "!"
 	column := func(header string) (string, string, error) {
-		j := slices.Index(info.header, header)
+		j := info.column(header)
 		if j < 0 {
 			return "", "", fmt.Errorf("reports: chart %q: sheet %q has no column %q", c.Title, c.DataSheet, header)
 		}

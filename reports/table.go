@@ -43,6 +43,22 @@ type Table struct {
 	Align  []Align
 	Rows   [][]string
 	Values [][]any
+	// sheet is each column's spreadsheet unit, scale and number format,
+	// taken by AddRow from the first cell that names them (QuantityCell,
+	// SecondsCell, IntCell, PercentCell, ...); cells keeps every cell's
+	// own, for columns whose rows differ in kind (key/value tables).
+	sheet []sheetColumn
+	cells [][]sheetColumn
+}
+
+// sheetColumn is how a workbook shows a column: the unit its header names
+// ("cores", "GiB", "hours"), the factor from the table's base units to it
+// (0: as is), and the number format.
+type sheetColumn struct {
+	unit   string
+	scale  float64
+	format NumberFormat
+	set    bool
 }
 
 // Cell is one table cell: Text for text views and Value, the typed value
@@ -50,20 +66,34 @@ type Table struct {
 type Cell struct {
 	Text  string
 	Value any
+	// sheet, when set, says how a workbook shows the cell's column.
+	sheet sheetColumn
 }
 
 // TextCell is a text cell.
 func TextCell(s string) Cell { return Cell{Text: s, Value: s} }
 
-// NumberCell is a number, printed by FormatNumber.
-func NumberCell(x float64) Cell { return Cell{Text: FormatNumber(x), Value: x} }
+// NumberCell is a number, printed by FormatNumber (workbooks: four
+// decimals).
+func NumberCell(x float64) Cell {
+	return Cell{Text: FormatNumber(x), Value: x, sheet: sheetColumn{format: ShowDecimal4, set: true}}
+}
+
+// SecondsCell is a duration or time in seconds, printed by FormatNumber;
+// workbooks show it in hours.
+func SecondsCell(x float64) Cell {
+	return Cell{Text: FormatNumber(x), Value: x, sheet: sheetColumn{unit: "hours", scale: 1.0 / 3600, format: ShowDecimal4, set: true}}
+}
 
 // QuantityCell is an amount of the named resource in base units. Byte
 // resources (memory, storage) of at least 1Ki show in the largest binary
 // unit they reach (128Gi, 1.5Ti, 288.7811Ti), to four decimals; the
-// cell's value stays the number of bytes.
+// cell's value stays the number of bytes. Workbooks show the column in the
+// resource's unit (ResourceUnit: GiB for bytes, cores for cpu).
 func QuantityCell(res string, x float64) Cell {
 	c := NumberCell(x)
+	unit, scale := ResourceUnit(res)
+	c.sheet = sheetColumn{unit: unit, scale: scale, format: ShowDecimal2, set: true}
 	if !isByteResource(res) || math.Abs(x) < 1024 || math.IsInf(x, 0) {
 		return c
 	}
@@ -76,6 +106,24 @@ func QuantityCell(res string, x float64) Cell {
 	return c
 }
 
+// ResourceUnit is the unit a workbook shows a resource in, and the factor
+// from its base unit: GiB (bytes / 2³⁰) for memory and storage, cores for
+// cpu, GPUs for a gpu resource, pods for pods, else "count" (an extended
+// resource's own unit).
+func ResourceUnit(res string) (unit string, scale float64) {
+	switch {
+	case isByteResource(res):
+		return "GiB", 1.0 / (1 << 30)
+	case res == "cpu":
+		return "cores", 1
+	case strings.Contains(res, "gpu"):
+		return "GPUs", 1
+	case res == "pods":
+		return "pods", 1
+	}
+	return "count", 1
+}
+
 func isByteResource(name string) bool {
 	return strings.Contains(name, "memory") || strings.Contains(name, "storage")
 }
@@ -83,21 +131,25 @@ func isByteResource(name string) bool {
 // SigCell is a number shown to four significant digits (for small
 // normalised quantities such as a shape's share of the cluster).
 func SigCell(x float64) Cell {
-	return Cell{Text: strconv.FormatFloat(x, 'g', 4, 64), Value: x}
+	return Cell{Text: strconv.FormatFloat(x, 'g', 4, 64), Value: x, sheet: sheetColumn{format: ShowScientific, set: true}}
 }
 
 // IntCell is an integer.
-func IntCell(n int64) Cell { return Cell{Text: strconv.FormatInt(n, 10), Value: n} }
+func IntCell(n int64) Cell {
+	return Cell{Text: strconv.FormatInt(n, 10), Value: n, sheet: sheetColumn{format: ShowInteger, set: true}}
+}
 
 // PercentCell is a fraction shown as a percentage, printed by FormatPercent.
-func PercentCell(frac float64) Cell { return Cell{Text: FormatPercent(frac), Value: Percent(frac)} }
+func PercentCell(frac float64) Cell {
+	return Cell{Text: FormatPercent(frac), Value: Percent(frac), sheet: sheetColumn{format: ShowPercent, set: true}}
+}
 
 // BoolCell is a yes/no flag.
 func BoolCell(b bool) Cell {
 	if b {
-		return Cell{Text: "yes", Value: true}
+		return Cell{Text: "yes", Value: true, sheet: sheetColumn{format: ShowYesNo, set: true}}
 	}
-	return Cell{Text: "no", Value: false}
+	return Cell{Text: "no", Value: false, sheet: sheetColumn{format: ShowYesNo, set: true}}
 }
 
 // MissingCell is an absent value, printed as text (e.g. "-") in text views
@@ -116,11 +168,22 @@ func (t *Table) AddRow(cells ...Cell) {
 	}
 	text := make([]string, len(cells))
 	vals := make([]any, len(cells))
+	if t.sheet == nil {
+		t.sheet = make([]sheetColumn, len(t.Header))
+	}
+	hints := make([]sheetColumn, len(cells))
 	for i, c := range cells {
-		text[i], vals[i] = c.Text, c.Value
+		text[i], vals[i], hints[i] = c.Text, c.Value, c.sheet
+		if !t.sheet[i].set && c.sheet.set && c.Value != nil {
+			t.sheet[i] = c.sheet
+		}
+	}
+	for len(t.cells) < len(t.Rows) {
+		t.cells = append(t.cells, nil) // rows added without cells
 	}
 	t.Rows = append(t.Rows, text)
 	t.Values = append(t.Values, vals)
+	t.cells = append(t.cells, hints)
 }
 
 // align returns column j's alignment.

@@ -4,12 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
-	"slices"
 	"sort"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/xuri/excelize/v2"
 
@@ -40,9 +37,6 @@ const (
 	minColumnWidth = 8
 	maxColumnWidth = 60
 	widthPadding   = 2
-	// numberWidthCap bounds the width a full-precision number asks for:
-	// Excel's General format shows at most about 11 significant characters.
-	numberWidthCap = 12
 )
 
 // Workbook builds an xlsx workbook out of Tables and native charts. Build
@@ -50,10 +44,11 @@ const (
 // AddBarChart, then Save or Write it. The output is deterministic: the same
 // calls give byte-identical files.
 type Workbook struct {
-	f            *excelize.File
-	sheets       map[string]*sheetInfo
-	headerStyle  int
-	percentStyle int
+	f           *excelize.File
+	sheets      map[string]*sheetInfo
+	headerStyle int
+	// steps writes every table sheet, with one style per number format.
+	steps *stepWriter
 }
 
 // sheetInfo remembers a table sheet's layout, so charts can refer to its
@@ -90,12 +85,7 @@ func NewWorkbook(props WorkbookProperties) (*Workbook, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reports: workbook styles: %w", err)
 	}
-	// Built-in number format 10 is "0.00%".
-	pct, err := f.NewStyle(&excelize.Style{NumFmt: 10})
-	if err != nil {
-		return nil, fmt.Errorf("reports: workbook styles: %w", err)
-	}
-	return &Workbook{f: f, sheets: map[string]*sheetInfo{}, headerStyle: header, percentStyle: pct}, nil
+	return &Workbook{f: f, sheets: map[string]*sheetInfo{}, headerStyle: header}, nil
 }
 
 // Excel gives access to the underlying excelize file, for features the
@@ -110,13 +100,15 @@ func (wb *Workbook) Sheets() []string {
 	return wb.f.GetSheetList()
 }
 
-// AddTable adds a sheet holding the table: a bold header row, frozen so it
-// stays in view, with an autofilter over the table, then one row per table
-// row with typed cells (see Table): numbers as numbers at full precision,
-// Percent values as numbers in a percent format, booleans as booleans,
-// missing values as empty cells. Column widths follow the content. The
-// table's title is not written (the sheet name labels it). The first sheet
-// added becomes the active one.
+// AddTable adds a sheet holding the table, written as a step table of
+// the bundle report (stepWriter): a bold header row with each column's
+// unit ("memory (GiB)", "cpu (cores)", "makespan (hours)"), frozen so it
+// stays in view, an autofilter over the table, then one row per table row
+// with typed cells: numbers as numbers in the column's unit with a number
+// format of at most four decimals (thousands separators, percentages as
+// %), booleans as yes/no, missing values as empty cells (sheetTable).
+// Column widths follow the content. The table's title is not written (the
+// sheet name labels it). The first sheet added becomes the active one.
 func (wb *Workbook) AddTable(sheet string, t Table) error {
 	if err := t.check(); err != nil {
 		return err
@@ -124,55 +116,18 @@ func (wb *Workbook) AddTable(sheet string, t Table) error {
 	if len(t.Header) == 0 {
 		return fmt.Errorf("reports: sheet %q: table has no columns", sheet)
 	}
-	if err := wb.newSheet(sheet); err != nil {
-		return err
+	if wb.steps == nil {
+		wb.steps = &stepWriter{wb: wb, styles: map[NumberFormat]int{}}
 	}
-	f := wb.f
-	for j, h := range t.Header {
-		if err := f.SetCellStr(sheet, cellName(j, 0), h); err != nil {
-			return fmt.Errorf("reports: sheet %q: %w", sheet, err)
-		}
+	return wb.steps.write(t.sheetTable(sheet), 0, true)
+}
+
+// addStepTable adds a sheet holding a step table of the bundle report.
+func (wb *Workbook) addStepTable(t StepTable) error {
+	if wb.steps == nil {
+		wb.steps = &stepWriter{wb: wb, styles: map[NumberFormat]int{}}
 	}
-	last := cellName(len(t.Header)-1, 0)
-	if err := f.SetCellStyle(sheet, "A1", last, wb.headerStyle); err != nil {
-		return fmt.Errorf("reports: sheet %q: %w", sheet, err)
-	}
-	widths := make([]int, len(t.Header))
-	for j, h := range t.Header {
-		widths[j] = utf8.RuneCountInString(h)
-	}
-	for i := range t.Rows {
-		for j := range t.Header {
-			ref := cellName(j, i+1)
-			v := t.value(i, j)
-			if err := wb.setCell(sheet, ref, v); err != nil {
-				return fmt.Errorf("reports: sheet %q: cell %s: %w", sheet, ref, err)
-			}
-			widths[j] = max(widths[j], displayWidth(t.Rows[i][j], v))
-		}
-	}
-	for j, w := range widths {
-		col, _ := excelize.ColumnNumberToName(j + 1)
-		width := float64(min(max(w+widthPadding, minColumnWidth), maxColumnWidth))
-		if err := f.SetColWidth(sheet, col, col, width); err != nil {
-			return fmt.Errorf("reports: sheet %q: %w", sheet, err)
-		}
-	}
-	if err := f.SetPanes(sheet, &excelize.Panes{
-		Freeze:      true,
-		YSplit:      1,
-		TopLeftCell: "A2",
-		ActivePane:  "bottomLeft",
-		Selection:   []excelize.Selection{{SQRef: "A2", ActiveCell: "A2", Pane: "bottomLeft"}},
-	}); err != nil {
-		return fmt.Errorf("reports: sheet %q: %w", sheet, err)
-	}
-	filter := "A1:" + cellName(len(t.Header)-1, max(len(t.Rows), 1))
-	if err := f.AutoFilter(sheet, filter, nil); err != nil {
-		return fmt.Errorf("reports: sheet %q: %w", sheet, err)
-	}
-	wb.sheets[sheet] = &sheetInfo{header: slices.Clone(t.Header), rows: len(t.Rows)}
-	return nil
+	return wb.steps.write(t, 0, true)
 }
 
 // newSheet creates a sheet; the first one replaces excelize's default sheet.
@@ -194,43 +149,6 @@ func (wb *Workbook) newSheet(sheet string) error {
 		return fmt.Errorf("reports: sheet %q: %w", sheet, err)
 	}
 	return nil
-}
-
-// setCell writes one typed value.
-func (wb *Workbook) setCell(sheet, ref string, v any) error {
-	switch x := v.(type) {
-	case nil:
-		return nil // an absent value is an empty cell
-	case float64:
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return wb.f.SetCellStr(sheet, ref, FormatFloat(x))
-		}
-		return wb.f.SetCellFloat(sheet, ref, x, -1, 64)
-	case Percent:
-		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-			return wb.f.SetCellStr(sheet, ref, FormatFloat(float64(x)))
-		}
-		if err := wb.f.SetCellFloat(sheet, ref, float64(x), -1, 64); err != nil {
-			return err
-		}
-		return wb.f.SetCellStyle(sheet, ref, ref, wb.percentStyle)
-	case string:
-		return wb.f.SetCellStr(sheet, ref, x)
-	default:
-		return wb.f.SetCellValue(sheet, ref, x)
-	}
-}
-
-// displayWidth estimates the characters a cell needs on screen.
-func displayWidth(text string, v any) int {
-	n := utf8.RuneCountInString(text)
-	switch x := v.(type) {
-	case float64:
-		n = max(n, min(len(FormatFloat(x)), numberWidthCap))
-	case Percent:
-		n = max(n, len(FormatPercent(float64(x))))
-	}
-	return n
 }
 
 // cellName is the A1 reference of zero-based column j and row i.

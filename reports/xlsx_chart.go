@@ -24,6 +24,11 @@ type BarChart struct {
 	// Horizontal draws bars (categories down the side, first at the top);
 	// otherwise columns.
 	Horizontal bool
+	// Stacked stacks the series of a category instead of placing them
+	// side by side; the series named in Hidden are drawn without fill (a
+	// Gantt chart: an invisible start, then the visible duration).
+	Stacked bool
+	Hidden  []string
 }
 
 // ErrEmptyChart is returned when a chart would have no data.
@@ -53,7 +58,7 @@ func (wb *Workbook) AddBarChart(sheet, anchor string, c BarChart) error {
 	sheetRef := quoteSheet(c.DataSheet) + "!"
 	// column returns the references of a column's header cell and values.
 	column := func(header string) (name, values string, err error) {
-		j := slices.Index(info.header, header)
+		j := info.column(header)
 		if j < 0 {
 			return "", "", fmt.Errorf("reports: chart %q: sheet %q has no column %q", c.Title, c.DataSheet, header)
 		}
@@ -88,17 +93,42 @@ func (wb *Workbook) AddBarChart(sheet, anchor string, c BarChart) error {
 		// category axis so bars read top-down in table order.
 		chart.XAxis.ReverseOrder = true
 	}
+	if c.Stacked {
+		chart.Type = excelize.ColStacked
+		if c.Horizontal {
+			chart.Type = excelize.BarStacked
+		}
+		chart.Dimension.Height = uint(max(chartMinHeight, chartChromeHeight+chartBarHeight*info.rows))
+	}
 	for _, header := range c.Series {
 		name, vals, err := column(header)
 		if err != nil {
 			return err
 		}
-		chart.Series = append(chart.Series, excelize.ChartSeries{Name: name, Categories: cats, Values: vals})
+		s := excelize.ChartSeries{Name: name, Categories: cats, Values: vals}
+		if slices.Contains(c.Hidden, header) {
+			// Fully transparent (excelize cannot write a series without
+			// fill: it dereferences the missing colour).
+			s.Fill = excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"#FFFFFF"}, Transparency: 100}
+		}
+		chart.Series = append(chart.Series, s)
 	}
 	if err := wb.f.AddChart(sheet, anchor, chart); err != nil {
 		return fmt.Errorf("reports: chart %q: %w", c.Title, err)
 	}
 	return nil
+}
+
+// column returns the index of the column named header: its header text,
+// or that text followed by a unit in parentheses ("cpu" finds "cpu
+// (cores)"); -1 when there is none.
+func (info *sheetInfo) column(header string) int {
+	for j, h := range info.header {
+		if h == header || strings.HasPrefix(h, header+" (") {
+			return j
+		}
+	}
+	return -1
 }
 
 // quoteSheet quotes a sheet name for a formula reference.

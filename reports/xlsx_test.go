@@ -77,7 +77,7 @@ func TestFairShareWorkbookContent(t *testing.T) {
 	}
 	defer f.Close()
 
-	wantSheets := []string{"Summary", "Shares", "Allocation", "MachineTypes", "Certificate", "Nodes"}
+	wantSheets := []string{"Summary", "Shares", "Resources", "Allocation", "MachineTypes", "Certificate", "Nodes"}
 	if got := f.GetSheetList(); !slices.Equal(got, wantSheets) {
 		t.Errorf("sheets = %v, want %v", got, wantSheets)
 	}
@@ -92,7 +92,7 @@ func TestFairShareWorkbookContent(t *testing.T) {
 		{"Shares", "C2", "2"},                  // spark's demand cap
 		{"Allocation", "C3", "0.25"},           // presto on m2
 		{"Allocation", "L5", "4"},              // batch's total
-		{"MachineTypes", "D5", "137438953472"}, // m4's memory in bytes
+		{"MachineTypes", "D5", "128"},          // m4's memory, 128Gi, in GiB
 		{"Certificate", "B2", "1.5"},           // round-1 level
 		{"Summary", "B9", "10"},                // machines
 		{"Nodes", "D2", "0.75"},                // spark's part of m1-0
@@ -123,12 +123,12 @@ func TestFairShareWorkbookContent(t *testing.T) {
 	if got, _ := f.GetCellValue("Shares", "G2"); got != "75.00%" {
 		t.Errorf("formatted fraction = %q, want 75.00%%", got)
 	}
-	// Text stays text; the summary's flag is a boolean.
+	// Text stays text; the summary's flag shows yes/no.
 	if got, _ := f.GetCellValue("Shares", "A5"); got != "batch" {
 		t.Errorf("Shares!A5 = %q, want batch", got)
 	}
-	if typ, _ := f.GetCellType("Summary", "B16"); typ != excelize.CellTypeBool {
-		t.Errorf("Summary!B16 (certificate verified) type = %v, want bool", typ)
+	if got, _ := f.GetCellValue("Summary", "B16"); got != "yes" {
+		t.Errorf("Summary!B16 (certificate verified) = %q, want yes", got)
 	}
 
 	// Header row: bold and frozen.

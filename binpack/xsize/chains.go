@@ -31,14 +31,18 @@ type rayFamily struct {
 // grid): once g fits no node type, the line's chain stops and, for each
 // maximal node type N, a clipped chain continues with g_N(s) = max{p ≤ N :
 // τ_u(p) ≤ s}, the shrink of min(s·u, N). It fits N, costs no more than
-// s·u, and dominates every class ≤ N that s·u dominates.
+// s·u, and dominates every class ≤ N that s·u dominates. With eligibility
+// (eligibility.go) the tops N are the meets of node types, each clipped
+// chain starts where g stops fitting its top, and it holds the classes the
+// top may serve.
 //
-// Guarantee: let c* be a container of an optimum, fitting node type N, with
-// group G, and u a line with support supp(c*) within 1+ε of c*. At s* =
-// max_{p∈G} τ_u(p) ≤ τ_u(c*), the line's candidate (or, if it fits no node,
-// the clipped one for N) dominates G and costs at most s*·‖u‖₁ ≤
-// (1+ε)·cost(c*). So the family's optimum, found exactly by coverDP, is at
-// most (1+ε)·OPT.
+// Guarantee: let c* be a container of an optimum, fitting node type N (with
+// eligibility: ≤ the meet M of the node types its group uses), with group
+// G, and u a line with support supp(c*) within 1+ε of c*. At s* =
+// max_{p∈G} τ_u(p) ≤ τ_u(c*), the line's candidate (or, if it does not fit
+// N — with eligibility M —, the clipped one for N or M) covers G and costs
+// at most s*·‖u‖₁ ≤ (1+ε)·cost(c*). So the family's optimum, found exactly
+// by coverDP, is at most (1+ε)·OPT.
 func (in *instance) rayFamily(eps float64) rayFamily {
 	lines := in.lines(eps)
 	f := rayFamily{lines: len(lines)}
@@ -96,29 +100,47 @@ func (in *instance) rayFamily(eps float64) rayFamily {
 		}
 		slices.SortStableFunc(order, func(a, b int) int { return cmpFloat(tau[a], tau[b]) })
 		addChain(order, math.Inf(-1))
-		// Where the line's own chain stopped (first position whose shrunk
-		// container fits no node type), continue on clipped chains.
-		fail := math.Inf(1)
-		g := make([]float64, in.dim)
-		for _, i := range order {
-			for d, x := range in.size[i] {
-				g[d] = max(g[d], x)
+		// Where the line's own chain stops fitting a top (a node type, or
+		// with eligibility a meet of node types), continue on the chain
+		// clipped to it. Without eligibility only the position where it
+		// fits no node type at all matters.
+		for _, M := range in.tops {
+			fail := in.leaves(order, tau, M)
+			if math.IsInf(fail, 1) {
+				continue
 			}
-			if !in.fitsNode(g) {
-				fail = tau[i]
-				break
-			}
-		}
-		if math.IsInf(fail, 1) {
-			continue
-		}
-		for _, N := range in.nodes {
-			sub := slices.DeleteFunc(slices.Clone(order), func(i int) bool { return !binpack.Dominates(N, in.size[i]) })
+			sub := slices.DeleteFunc(slices.Clone(order), func(i int) bool { return !in.clipsTo(M, i) })
 			addChain(sub, fail)
 		}
 	}
 	in.sortCandidates(f.cands)
 	return f
+}
+
+// leaves returns the first position of the line (classes in order, at
+// positions tau) at which its shrunk container no longer fits M, or +Inf.
+// Without eligibility that is where it fits no node type at all, the same
+// for every M.
+func (in *instance) leaves(order []int, tau []float64, M []float64) float64 {
+	g := make([]float64, in.dim)
+	for _, i := range order {
+		for d, x := range in.size[i] {
+			g[d] = max(g[d], x)
+		}
+		if in.constrained && !binpack.Dominates(M, g) || !in.constrained && !in.fitsNode(g) {
+			return tau[i]
+		}
+	}
+	return math.Inf(1)
+}
+
+// clipsTo reports whether class i belongs to the chain clipped to M: it
+// fits M, and with eligibility M also fits a node type it may use.
+func (in *instance) clipsTo(M []float64, i int) bool {
+	if !in.constrained {
+		return binpack.Dominates(M, in.size[i])
+	}
+	return in.serves(M, i)
 }
 
 func cmpFloat(a, b float64) int {

@@ -3,16 +3,16 @@ package xsize
 import (
 	"fmt"
 	"slices"
-
-	"github.com/capplan/capplan/binpack"
 )
 
-// Evaluate assigns every request to its cheapest dominating shape (ties →
-// lowest index) and returns Σ w·cost(shape). Dominance is decided on exact
-// real-unit values. It returns an error wrapping ErrInvalid if the Problem or
-// a shape is malformed, and one wrapping ErrInfeasible (naming the request)
-// if some request fits no shape. Node fit is not checked here. Cost
-// O(|Requests|·|shapes|·D).
+// Evaluate assigns every request to its cheapest covering shape (one that
+// dominates it and, when Request.Nodes limits it, fits a node type it may
+// use; ties → lowest index) and returns Σ w·cost(shape). Dominance is
+// decided on exact real-unit values. It returns an error wrapping
+// ErrInvalid if the Problem or a shape is malformed, and one wrapping
+// ErrInfeasible (naming the request) if some request has no covering
+// shape. Whether an unused shape fits a node is not checked here. Cost
+// O(|Requests|·|shapes|·D·|node types|).
 func Evaluate(p *Problem, shapes [][]float64) (assign []int, cost float64, err error) {
 	in, err := newInstance(p)
 	if err != nil {
@@ -47,12 +47,12 @@ func (in *instance) evaluate(shapes [][]float64) ([]int, float64, error) {
 	return cls, total, nil
 }
 
-// assign returns, per class, its cheapest dominating shape (ties → lowest
+// assign returns, per class, its cheapest covering shape (ties → lowest
 // index), or -1.
 func (in *instance) assign(shapes [][]float64, costs []float64) []int {
 	cls := make([]int, in.n())
-	for i, s := range in.size {
-		cls[i] = binpack.Cheapest(s, shapes, costs)
+	for i := range in.size {
+		cls[i] = in.cheapest(i, shapes, costs)
 	}
 	return cls
 }
@@ -66,10 +66,11 @@ func (in *instance) requestAssign(cls []int) []int {
 }
 
 // finalize turns any covering set of node-fitting shapes into a Solution:
-// it alternates assignment (cheapest dominating shape) and the shrink lemma
+// it alternates assignment (cheapest covering shape) and the shrink lemma
 // (each shape becomes the coordinate-wise max of its members; ALGORITHMS.md
 // §1.2) until nothing changes. Neither step raises the cost and every shape
-// only shrinks, so the loop ends; shrunk shapes still fit their node type.
+// only shrinks, so the loop ends; shrunk shapes still fit their node
+// types, so they still cover their members.
 // Empty and duplicate shapes are dropped and the rest sorted.
 func (in *instance) finalize(shapes [][]float64, method string) (*Solution, error) {
 	cur := make([][]float64, 0, len(shapes))

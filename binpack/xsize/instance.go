@@ -7,9 +7,10 @@ import (
 	"github.com/capplan/capplan/binpack"
 )
 
-// instance is a validated Problem with identical request sizes merged into
-// classes. Classes are sorted lexicographically by size, so every algorithm
-// sees the same order whatever the order of Problem.Requests.
+// instance is a validated Problem with identical requests (size and
+// eligible node types) merged into classes. Classes are sorted
+// lexicographically by size, then eligibility, so every algorithm sees the
+// same order whatever the order of Problem.Requests.
 type instance struct {
 	p     *Problem
 	dim   int
@@ -20,6 +21,18 @@ type instance struct {
 	w     []float64   // class weights (sums over merged requests)
 	class []int       // Problem.Requests index → class index
 	nodes [][]float64 // maximal node types (dominated ones removed), real units
+	// elig[i], for a class whose eligible node types leave out one that
+	// could hold it, lists the maximal node types it may use (nil when no
+	// class is constrained, or for an unconstrained class); constrained
+	// tells whether any class is.
+	elig        [][][]float64
+	constrained bool
+	// tops are the node capacities candidate chains are clipped to: the
+	// maximal node types, or with constraints the meets of node types
+	// that serve some class (eligibility.go); meetsCapped when the meet
+	// closure exceeded maxMeets and tops are the node types alone.
+	tops        [][]float64
+	meetsCapped bool
 }
 
 func newInstance(p *Problem) (*instance, error) {
@@ -30,23 +43,49 @@ func newInstance(p *Problem) (*instance, error) {
 	for i := range order {
 		order[i] = i
 	}
+	elig := make([][]int, len(p.Requests)) // sorted node indices, nil = all
+	for i, r := range p.Requests {
+		if r.Nodes != nil {
+			elig[i] = slices.Compact(slices.Sorted(slices.Values(r.Nodes)))
+			if len(elig[i]) == len(p.Nodes) {
+				elig[i] = nil
+			}
+		}
+	}
+	cmpElig := func(a, b []int) int {
+		switch {
+		case a == nil && b == nil:
+			return 0
+		case a == nil:
+			return -1
+		case b == nil:
+			return 1
+		}
+		return slices.Compare(a, b)
+	}
 	slices.SortStableFunc(order, func(a, b int) int {
-		return slices.Compare(p.Requests[a].Size, p.Requests[b].Size)
+		if c := slices.Compare(p.Requests[a].Size, p.Requests[b].Size); c != 0 {
+			return c
+		}
+		return cmpElig(elig[a], elig[b])
 	})
 	in := &instance{p: p, dim: len(p.Scale), k: p.K, cost: p.Cost, scale: p.Scale,
 		class: make([]int, len(p.Requests))}
+	var classElig [][]int
 	for _, i := range order {
 		s := p.Requests[i].Size
 		last := len(in.size) - 1
-		if last < 0 || !slices.Equal(in.size[last], s) {
+		if last < 0 || !slices.Equal(in.size[last], s) || cmpElig(classElig[last], elig[i]) != 0 {
 			in.size = append(in.size, slices.Clone(s))
 			in.w = append(in.w, 0)
+			classElig = append(classElig, elig[i])
 			last++
 		}
 		in.w[last] += p.Requests[i].Weight
 		in.class[i] = last
 	}
 	in.nodes = maximalVectors(p.Nodes)
+	in.setupEligibility(classElig)
 	return in, nil
 }
 
@@ -89,11 +128,12 @@ func (in *instance) compareShapes(a, b []float64) int {
 	return slices.Compare(a, b)
 }
 
-// coverOf returns the classes dominated by shape c.
+// coverOf returns the classes shape c covers: those it dominates and may
+// serve (it fits a node type they may use).
 func (in *instance) coverOf(c []float64) bitset {
 	b := newBitset(in.n())
-	for i, s := range in.size {
-		if binpack.Dominates(c, s) {
+	for i := range in.size {
+		if in.covers(c, i) {
 			b.set(i)
 		}
 	}

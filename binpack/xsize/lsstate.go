@@ -4,7 +4,6 @@ import (
 	"math"
 	"slices"
 
-	"github.com/capplan/capplan/binpack"
 	"github.com/capplan/capplan/binpack/internal/work"
 )
 
@@ -47,10 +46,10 @@ func (s *lsState) recompute() {
 	}
 	s.total = 0
 	s.w.Add(len(s.in.size) * len(s.shapes))
-	for i, p := range s.in.size {
+	for i := range s.in.size {
 		b, c := -1, -1
 		for j, g := range s.shapes {
-			if g == nil || !binpack.Dominates(g, p) {
+			if g == nil || !s.in.covers(g, i) {
 				continue
 			}
 			switch {
@@ -101,7 +100,7 @@ func (s *lsState) delta(j int, g []float64) float64 {
 	}
 	d := 0.0
 	s.w.Add(len(s.in.size))
-	for i, p := range s.in.size {
+	for i := range s.in.size {
 		cur := s.cost[s.best[i]]
 		nw := cur
 		if s.best[i] == j {
@@ -110,7 +109,7 @@ func (s *lsState) delta(j int, g []float64) float64 {
 				nw = s.cost[s.second[i]]
 			}
 		}
-		if cg < nw && binpack.Dominates(g, p) {
+		if cg < nw && s.in.covers(g, i) {
 			nw = cg
 		}
 		if math.IsInf(nw, 1) {

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-
-	"github.com/capplan/capplan/binpack"
 )
 
 // maxDPStates caps the states of MaxDP's multi-node-type DP.
@@ -14,8 +12,10 @@ const maxDPStates = 20_000_000
 // MaxDP solves a MaxCost problem exactly (ALGORITHMS.md §1.3).
 //
 // With v_i = ‖p̂_i‖∞, a shape of cost t fitting node type N is best taken as
-// min(t·𝟙, N): it dominates exactly {p ≤ N : v(p) ≤ t}. If one node type N*
-// dominates the max of all requests (the usual case) only N* matters, the
+// min(t·𝟙, N): it dominates exactly {p ≤ N : v(p) ≤ t}. With placement
+// constraints the same holds with N a meet of node types (eligibility.go):
+// chains are built per top. If one node type N* dominates the max of all
+// requests and no request is constrained (the usual case) only N* matters, the
 // shapes are nested in t and some optimum groups the requests into runs of
 // the v order, each paying its largest v: the one-dimensional DP chain1D
 // (convex-hull trick, O(K·n) after an O(n log n) sort). Otherwise each
@@ -35,18 +35,21 @@ func MaxDP(p *Problem) (*Solution, error) {
 	if len(in.nodeCover()) > in.k {
 		return nil, fmt.Errorf("%w: the requests need more than K = %d node types' worth of shapes", ErrInfeasible, in.k)
 	}
+	if in.meetsCapped {
+		return nil, fmt.Errorf("%w: the node types have more than %d meets under the placement constraints", ErrTooLarge, maxMeets)
+	}
 	all := in.maxOf(full(in.n()))
 	var shapes [][]float64
-	if in.fitsNode(all) {
+	if !in.constrained && in.fitsNode(all) {
 		shapes = in.maxChainShapes()
 	} else {
 		var chains []int
 		var cands []candidate
 		seen := map[string]bool{} // lookup only
-		for _, N := range in.nodes {
+		for _, N := range in.tops {
 			var fit []int
-			for i, s := range in.size {
-				if binpack.Dominates(N, s) {
+			for i := range in.size {
+				if in.clipsTo(N, i) {
 					fit = append(fit, i)
 				}
 			}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/capplan/capplan/binpack"
@@ -41,6 +42,11 @@ type Request struct {
 	Weight float64
 	// Label is opaque (e.g. the application name).
 	Label string
+	// Nodes, when not nil, are the indices into Problem.Nodes of the node
+	// types the request may run on (its application's placement
+	// constraints): a shape serves the request only if it dominates it and
+	// fits one of them. nil means every node type.
+	Nodes []int
 }
 
 // Problem is one shape-selection instance. Identical request sizes may
@@ -139,7 +145,8 @@ func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 // Validate checks the contract: 1 to 64 dimensions; Dims, Scale, every
 // Size and every node of the same length; Scale > 0; sizes and capacities
 // finite and ≥ 0, not all zero; weights finite and > 0; K ≥ 1; at least one
-// request and one node type; every request fits some node type (otherwise a
+// request and one node type; Request.Nodes index Problem.Nodes and are not
+// empty; every request fits some node type it may use (otherwise a
 // *NoFitError naming the request and dimension). Errors wrap ErrInvalid.
 func (p *Problem) Validate() error {
 	D := len(p.Scale)
@@ -178,6 +185,14 @@ func (p *Problem) Validate() error {
 		if !finite(r.Weight) || r.Weight <= 0 {
 			return &InputError{"Requests", i, -1, fmt.Sprintf("weight %g, want finite > 0", r.Weight)}
 		}
+		if r.Nodes != nil && len(r.Nodes) == 0 {
+			return &InputError{"Requests", i, -1, "no node type it may use (Nodes is empty)"}
+		}
+		for _, j := range r.Nodes {
+			if j < 0 || j >= len(p.Nodes) {
+				return &InputError{"Requests", i, -1, fmt.Sprintf("node type %d of %d", j, len(p.Nodes))}
+			}
+		}
 		if err := p.checkFit(i); err != nil {
 			return err
 		}
@@ -202,12 +217,16 @@ func checkVector(field string, i int, v []float64, D int) error {
 	return nil
 }
 
-// checkFit returns a *NoFitError if request i fits no node type.
+// checkFit returns a *NoFitError if request i fits no node type it may
+// use.
 func (p *Problem) checkFit(i int) error {
 	size := p.Requests[i].Size
 	var short []Shortfall
 	best, bestCount := -1, 0
 	for j, n := range p.Nodes {
+		if p.Requests[i].Nodes != nil && !slices.Contains(p.Requests[i].Nodes, j) {
+			continue
+		}
 		sf := binpack.Shortfalls(n, size)
 		if len(sf) == 0 {
 			return nil

@@ -1,6 +1,7 @@
 package xsize
 
 import (
+	"fmt"
 	"math"
 	"time"
 
@@ -99,6 +100,9 @@ func PTAS(p *Problem, o PTASOptions) (*Solution, error) {
 	in, err := newInstance(p)
 	if err != nil {
 		return nil, err
+	}
+	if in.meetsCapped {
+		return nil, fmt.Errorf("%w: the node types have more than %d meets under the placement constraints (use LocalSearch)", ErrTooLarge, maxMeets)
 	}
 	if o.Eps <= 0 {
 		o.Eps = 1

@@ -13,11 +13,15 @@ import (
 // cores and memory to GiB, without breaking dominance or node fit:
 //
 //  1. up_d = ⌈c_d/g_d⌉·g_d ≥ c_d keeps every request the shape held;
-//  2. if up fits no node type, then for each node type N that c fits, each
-//     dimension with up_d > N_d falls back to the largest multiple of g_d
-//     that is ≤ N_d and still ≥ the max of the requests assigned to the
-//     shape, or else to c_d; the cheapest such result (ties → first node
-//     type) is kept. It fits N and dominates the assigned requests.
+//  2. if up fits no node type (with placement constraints: if some request
+//     assigned to the shape loses every node type it may use), then for
+//     each node type N that c fits (with constraints: each meet of node
+//     types, eligibility.go), each dimension with up_d > N_d falls back to
+//     the largest multiple of g_d that is ≤ N_d and still ≥ the max of the
+//     requests assigned to the shape, or else to c_d; the cheapest such
+//     result (ties → first) that still serves every assigned request is
+//     kept (c itself, at worst). It fits N and dominates the assigned
+//     requests.
 //
 // The rounded catalog is sorted and deduplicated, and Assign and Cost are
 // recomputed by Evaluate (so requests may move to a now-cheaper shape). The
@@ -40,6 +44,7 @@ func Round(p *Problem, s *Solution, granularity []float64) (*Solution, error) {
 		return nil, &InputError{"Assign", -1, -1, fmt.Sprintf("%d entries for %d requests", len(s.Assign), len(p.Requests))}
 	}
 	members := make([][]float64, len(s.Shapes)) // max of the assigned requests
+	classes := make([][]int, len(s.Shapes))     // their classes
 	for r, j := range s.Assign {
 		if j < 0 || j >= len(s.Shapes) || !binpack.Dominates(s.Shapes[j], p.Requests[r].Size) {
 			return nil, &InputError{"Assign", r, -1, "request not held by its assigned shape"}
@@ -50,6 +55,7 @@ func Round(p *Problem, s *Solution, granularity []float64) (*Solution, error) {
 		for d, x := range p.Requests[r].Size {
 			members[j][d] = max(members[j][d], x)
 		}
+		classes[j] = append(classes[j], in.class[r])
 	}
 	var shapes [][]float64
 	for j, c := range s.Shapes {
@@ -59,7 +65,7 @@ func Round(p *Problem, s *Solution, granularity []float64) (*Solution, error) {
 		if members[j] == nil {
 			continue // holds no request
 		}
-		shapes = append(shapes, in.roundShape(c, members[j], granularity))
+		shapes = append(shapes, in.roundShape(c, members[j], classes[j], granularity))
 	}
 	slices.SortFunc(shapes, in.compareShapes)
 	shapes = slices.CompactFunc(shapes, slices.Equal)
@@ -73,17 +79,30 @@ func Round(p *Problem, s *Solution, granularity []float64) (*Solution, error) {
 	return &out, nil
 }
 
-// roundShape rounds c (which fits a node and dominates need) as Round says.
-func (in *instance) roundShape(c, need, gran []float64) []float64 {
+// roundShape rounds c (which fits a node, dominates need and serves the
+// classes members) as Round says.
+func (in *instance) roundShape(c, need []float64, members []int, gran []float64) []float64 {
 	up := make([]float64, in.dim)
 	for d, x := range c {
 		up[d] = roundUp(x, gran[d])
 	}
-	if in.fitsNode(up) {
+	serves := func(r []float64) bool {
+		for _, i := range members {
+			if !in.eligible(r, i) {
+				return false
+			}
+		}
+		return true
+	}
+	if in.fitsNode(up) && (!in.constrained || serves(up)) {
 		return up
 	}
+	tops := in.p.Nodes
+	if in.constrained {
+		tops = in.tops
+	}
 	var best []float64
-	for _, N := range in.p.Nodes {
+	for _, N := range tops {
 		if !binpack.Dominates(N, c) {
 			continue
 		}
@@ -99,9 +118,15 @@ func (in *instance) roundShape(c, need, gran []float64) []float64 {
 				}
 			}
 		}
+		if in.constrained && !serves(r) {
+			continue
+		}
 		if best == nil || in.costOf(r) < in.costOf(best) {
 			best = r
 		}
+	}
+	if best == nil { // constrained, and no clipped rounding serves the members
+		return slices.Clone(c)
 	}
 	return best
 }

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
-
-	"github.com/capplan/capplan/binpack"
 )
 
 // maxExactCover: up to this many maximal node types, nodeCover enumerates
@@ -13,22 +11,24 @@ import (
 // infeasibility for a K that a smaller cover would allow).
 const maxExactCover = 12
 
-// nodeCover returns a smallest set of maximal node types such that every
-// class fits one of them (the first in increasing bit-mask order). The
-// instance is feasible iff its size is ≤ K: every shape fits a node type, so
-// the shapes' node types cover the classes; conversely each covering node
-// type N can take the shape max{p ≤ N assigned to it}. Classes are reduced
-// to their distinct fit signatures s; cost O(2^M·M·s) for M ≤
+// nodeCover returns a smallest set of tops (maximal node types, or with
+// placement constraints meets of node types) such that every class is
+// served by one of them (the first in increasing bit-mask order). The
+// instance is feasible iff its size is ≤ K: every shape c fits a node type,
+// and with constraints the meet of the node types it fits serves every
+// class c covers, so the shapes give a cover; conversely each covering top
+// N can take the shape max{p served by N assigned to it}. Classes are
+// reduced to their distinct fit signatures s; cost O(2^M·M·s) for M ≤
 // maxExactCover, O(M²·s) greedy beyond.
 func (in *instance) nodeCover() []int {
-	M := len(in.nodes)
-	var fits [][]bool         // distinct rows fits[.][j]: a class fits node type j
+	M := len(in.tops)
+	var fits [][]bool         // distinct rows fits[.][j]: top j serves a class
 	seen := map[string]bool{} // lookup only
-	for _, s := range in.size {
+	for i := range in.size {
 		row := make([]bool, M)
 		key := make([]byte, M)
-		for j, N := range in.nodes {
-			row[j] = binpack.Dominates(N, s)
+		for j, N := range in.tops {
+			row[j] = in.clipsTo(N, i)
 			if row[j] {
 				key[j] = 1
 			}
@@ -105,8 +105,8 @@ func (in *instance) nodeCover() []int {
 func (in *instance) key1D(i int) float64 { return in.costOf(in.size[i]) }
 
 // seedShapes builds a feasible catalog quickly (ALGORITHMS.md §1.4,
-// "practical fallback", step 1): split the classes by the first node type of
-// a smallest node cover that they fit, solve the one-dimensional K-grouping
+// "practical fallback", step 1): split the classes by the first top of a
+// smallest cover (nodeCover) that serves them, solve the one-dimensional K-grouping
 // (chain1D) on the 1-D key within each part, share the K shapes among parts
 // by a small knapsack DP, and take each group's coordinate-wise max (it fits
 // the part's node type). For MaxCost with a single part this is MaxDP's
@@ -118,9 +118,9 @@ func (in *instance) seedShapes() ([][]float64, error) {
 		return nil, fmt.Errorf("%w: the requests need at least %d node types' worth of shapes, K = %d", ErrInfeasible, len(cover), in.k)
 	}
 	part := make([][]int, len(cover))
-	for i, s := range in.size {
+	for i := range in.size {
 		for q, j := range cover {
-			if binpack.Dominates(in.nodes[j], s) {
+			if in.clipsTo(in.tops[j], i) {
 				part[q] = append(part[q], i)
 				break
 			}

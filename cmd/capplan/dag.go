@@ -26,7 +26,7 @@ Inputs: a capplan Workload (YAML or JSON, one DAG per job), a PSPLIB .sm
 file (one project on one machine with the file's capacities; task ids are the
 PSPLIB job numbers), or an Alibaba v2018 batch_task CSV (one DAG per job; jobs
 that cannot be read are rejected with a reason and listed on stderr).`,
-		Args: wrapArgs(cobra.NoArgs),
+		Args: subcommandArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
 	}
 	cmd.AddCommand(newDAGScheduleCmd(io), newDAGBoundsCmd(io), newDAGCheckCmd(io))

@@ -29,9 +29,9 @@ bound, the stage-structure bound NewLB, the node-packing bound and the
 per-machine bin bound; best is the largest. For Alibaba traces the observed
 run time is reported beside them. The input and machines flags are those of
 'capplan dag schedule'.`,
-		Example: `  capplan dag bounds j601_1.sm
+		Example: `  capplan dag bounds ../shared/datasets/psplib/j60/j601_1.sm
   capplan dag bounds --example --machines 4 --csv
-  capplan dag bounds batch_task.csv --machines 10 -o bounds.json`,
+  capplan dag bounds ../shared/datasets/alibaba-v2018/batch_task_dag_sample_hliangzhao.csv --machines 10 --max-tasks 100 -o bounds.json`,
 		Args: wrapArgs(cobra.MaximumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := validateDAGArgs(cmd, args, &opts.run.Input); err != nil {

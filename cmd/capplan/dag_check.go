@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/capplan/capplan/internal/plural"
 	"github.com/capplan/capplan/pipeline"
 	"github.com/capplan/capplan/reports"
 )
@@ -39,7 +40,8 @@ Without machine flags, the machines are those the DAGSchedule document lists,
 else those 'capplan dag schedule' would use.
 
 Exit status 1 when the schedule has a violation, 0 when it is feasible.`,
-		Example: `  capplan dag schedule j301_1.sm --json > s.json && capplan dag check --schedule s.json j301_1.sm
+		Example: `  capplan dag schedule ../shared/datasets/psplib/j30/j301_1.sm --json > s.json && capplan dag check --schedule s.json ../shared/datasets/psplib/j30/j301_1.sm
+  capplan dag schedule workload.yaml -c cluster.yaml --csv > observed.csv
   capplan dag check --schedule observed.csv workload.yaml -c cluster.yaml --json`,
 		Args: wrapArgs(cobra.MaximumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -69,11 +71,7 @@ type dagViolationsError struct {
 }
 
 func (e *dagViolationsError) Error() string {
-	v := "violations"
-	if e.violations == 1 {
-		v = "violation"
-	}
-	return fmt.Sprintf("%s: %d %s in %d of %d jobs", e.path, e.violations, v, e.infeasible, e.total)
+	return fmt.Sprintf("%s: %s in %d of %s", e.path, plural.Count(e.violations, "violation"), e.infeasible, plural.Count(e.total, "job"))
 }
 
 func dagCheckRun(o *dagCheckOptions) error {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/capplan/capplan/internal/plural"
 	"github.com/capplan/capplan/pipeline"
 	"github.com/capplan/capplan/reports"
 )
@@ -51,10 +52,11 @@ jobs keep their input order, and results depend only on the inputs, the flags
 and --seed: budgets count schedules, not time. --time-limit adds an opt-in
 wall-clock limit per job; the document says when it cut a search. Every schedule
 passes an independent check of precedence and capacity before it is written.`,
-		Example: `  capplan dag schedule j301_1.sm --json
+		Example: `  capplan dag schedule ../shared/datasets/psplib/j30/j301_1.sm --json
   capplan dag schedule workload.yaml -c cluster.yaml -o schedule.json
+  capplan dag schedule workload.yaml -c cluster.yaml --csv > observed.csv
   capplan dag schedule --example --machines 8 --machine-capacity cpu=32,memory=256Gi,gpu=8
-  capplan dag schedule batch_task.csv --machines 2 --method graphene --compare bfs,cp,tetris --xlsx dags.xlsx`,
+  capplan dag schedule ../shared/datasets/alibaba-v2018/batch_task_dag_sample_hliangzhao.csv --machines 2 --max-tasks 100 --method graphene --compare bfs,cp,tetris --xlsx dags.xlsx`,
 		Args: wrapArgs(cobra.MaximumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := opts.validate(cmd, args); err != nil {
@@ -113,9 +115,9 @@ func dagScheduleRun(o *dagScheduleOptions) error {
 		return err
 	}
 	if o.Stats {
-		fmt.Fprintf(o.io.ErrOut, "stats: %d jobs, %d tasks, %d rejected; load %v, schedule %v on %d workers\n",
-			doc.Summary.Jobs, doc.Summary.Tasks, len(doc.Rejected), res.Stats.Load.Round(time.Millisecond),
-			res.Stats.Run.Round(time.Millisecond), res.Stats.Workers)
+		fmt.Fprintf(o.io.ErrOut, "stats: %s, %s, %d rejected; load %v, schedule %v on %s\n",
+			plural.Count(doc.Summary.Jobs, "job"), plural.Count(doc.Summary.Tasks, "task"), len(doc.Rejected), res.Stats.Load.Round(time.Millisecond),
+			res.Stats.Run.Round(time.Millisecond), plural.Count(res.Stats.Workers, "worker"))
 	}
 	return nil
 }

@@ -3,10 +3,13 @@ package main
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
+	"github.com/capplan/capplan/internal/suggest"
 	"github.com/capplan/capplan/pipeline"
 )
 
@@ -70,5 +73,64 @@ func wrapArgs(check cobra.PositionalArgs) cobra.PositionalArgs {
 			return &pipeline.OptionError{Err: err}
 		}
 		return nil
+	}
+}
+
+// subcommandArgs is the argument check of a command that only groups
+// subcommands: an argument is an unknown subcommand, with the nearest
+// ones suggested (cobra's SuggestionsFor: within SuggestionsMinimumDistance
+// or a prefix).
+func subcommandArgs(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
+	if cmd.SuggestionsMinimumDistance <= 0 {
+		cmd.SuggestionsMinimumDistance = suggest.MaxDistance
+	}
+	if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+		msg += "; did you mean " + strings.Join(s, " or ") + "?"
+	}
+	return &pipeline.OptionError{Err: errors.New(msg)}
+}
+
+// unknownFlagRE finds the name in pflag's "unknown flag: --name".
+var unknownFlagRE = regexp.MustCompile(`^unknown flag: --([^ =]+)`)
+
+// suggestFlag adds to pflag's unknown-flag error the nearest flag of the
+// command (suggest.Closest), if one is near.
+func suggestFlag(cmd *cobra.Command, err error) error {
+	m := unknownFlagRE.FindStringSubmatch(err.Error())
+	if m == nil {
+		return err
+	}
+	var names []string
+	cmd.Flags().VisitAll(func(f *pflag.Flag) {
+		if !f.Hidden {
+			names = append(names, f.Name)
+		}
+	})
+	if best, ok := suggest.Closest(m[1], names); ok {
+		return fmt.Errorf("%w; did you mean --%s?", err, best)
+	}
+	return err
+}
+
+// goPackagePrefixRE finds the "pkg: " prefixes Go packages give their
+// errors (STYLE: sentinel errors name their package), at the start of the
+// message or of a wrapped part.
+var goPackagePrefixRE = regexp.MustCompile(`(^|: |\n|\()(?:atomicfile|binpack|dag|dags|datasets|export|flow|inputerr|kvlist|lp|par|pipeline|plan|policies|reports|sim|vbp|vbpfile|workloads|xselect|xsize): `)
+
+// userMessage is an error's message in the user's words: without the Go
+// package names of the layers it crossed ("pipeline: xsize: no shape
+// fits" says "no shape fits").
+func userMessage(err error) string {
+	msg := err.Error()
+	for {
+		next := goPackagePrefixRE.ReplaceAllString(msg, "$1")
+		if next == msg {
+			return msg
+		}
+		msg = next
 	}
 }

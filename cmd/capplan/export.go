@@ -117,6 +117,8 @@ func (o *exportOptions) validate() error {
 	switch {
 	case o.PlanPath != "" && (o.FairShare != "" || o.Packing != ""):
 		return usageErrorf("-p cannot be combined with --fairshare or --packing")
+	case o.PlanPath == datasets.Stdin:
+		return usageErrorf("-p names a bundle's plan.json or its directory, which holds the documents: a bundle cannot come from standard input (give a document with --fairshare -)")
 	case o.PlanPath == "" && o.FairShare == "":
 		return usageErrorf("a plan is required: -p plan.json or --fairshare file")
 	case o.Out == "":

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/capplan/capplan/internal/plural"
 	"github.com/capplan/capplan/lp"
 	"github.com/capplan/capplan/pipeline"
 	"github.com/capplan/capplan/reports"
@@ -37,7 +38,7 @@ the flow result.`,
 		Example: `  capplan fairshare --example
   capplan fairshare -c cluster.yaml -d demand.yaml --integral --per-node -o shares.json
   kubectl get nodes -o json > nodes.json
-  capplan fairshare -c nodes.json -d demand.yaml --rack-label topology.kubernetes.io/zone --xlsx shares.xlsx`,
+  capplan fairshare -c nodes.json -d nodes-demand.yaml --rack-label topology.kubernetes.io/zone --xlsx shares.xlsx`,
 		Args: wrapArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := opts.validate(); err != nil {
@@ -52,6 +53,7 @@ the flow result.`,
 	f.StringVar(&opts.run.LPBackend, "lp-backend", "", "LP backend for --method lp: simplex or clp (default: the fastest built in)")
 	f.BoolVar(&opts.run.Integral, "integral", false, "allocate whole machines (leximin over integral allocations)")
 	f.BoolVar(&opts.run.PerNode, "per-node", false, "also assign machines to concrete nodes")
+	f.BoolVar(&opts.run.NoForecastCap, "no-forecast-cap", false, "do not cap applications at what their forecast requests fill (only maxMachines caps them)")
 	opts.output.bind(f, "FairShare")
 	f.BoolVar(&opts.Stats, "stats", false, "print solver statistics and timings to stderr")
 	_ = cmd.RegisterFlagCompletionFunc("method", cobra.FixedCompletions([]string{pipeline.MethodFlow, pipeline.MethodLP}, cobra.ShellCompDirectiveNoFileComp))
@@ -83,8 +85,9 @@ func fairShareRun(o *fairShareOptions) error {
 	}
 	if o.Stats {
 		st := res.Stats
-		fmt.Fprintf(o.io.ErrOut, "stats: %d applications, %d machine types, %d machines; %d rounds, %d max flows\n",
-			st.Applications, st.MachineTypes, st.Machines, st.Rounds, st.MaxFlows)
+		fmt.Fprintf(o.io.ErrOut, "stats: %s, %s, %s; %s, %s\n",
+			plural.Count(st.Applications, "application"), plural.Count(st.MachineTypes, "machine type"), plural.Count(st.Machines, "machine"),
+			plural.Count(st.Rounds, "round"), plural.Count(st.MaxFlows, "max flow"))
 		fmt.Fprintf(o.io.ErrOut, "stats: load %v, flow solve %v", st.Load.Round(time.Microsecond), st.Flow.Round(time.Microsecond))
 		if o.run.Method == pipeline.MethodLP {
 			fmt.Fprintf(o.io.ErrOut, ", lp solve %v (%d LPs)", st.LP.Round(time.Microsecond), st.LPs)

@@ -11,13 +11,15 @@ import (
 
 	"github.com/capplan/capplan/datasets"
 	"github.com/capplan/capplan/internal/atomicfile"
+	"github.com/capplan/capplan/internal/inputerr"
+	"github.com/capplan/capplan/internal/plural"
 )
 
 func newImportCmd(streams *ioStreams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "import <format>",
 		Short: "Convert public trace data into capplan input files",
-		Args:  wrapArgs(cobra.NoArgs),
+		Args:  subcommandArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return cmd.Help()
 		},
@@ -37,8 +39,8 @@ shape and GPU model, labelled gpu-model) and Demand (one application per QoS
 class and GPU-model constraint; pods with equal requests merged, with their
 mean run time as duration; a shared GPU becomes a fraction of one). Pods that
 no node can host are left out and counted. Existing files are not overwritten.`,
-		Example: `  capplan import openb --nodes openb_node_list_all_node.csv --pods openb_pod_list_gpuspec33.csv ./openb
-  capplan shapes -c openb/cluster.yaml -d openb/demand.yaml -k 8`,
+		Example: `  capplan import openb --nodes ../shared/datasets/alibaba-gpu-v2023-openb/openb_node_list_gpu_node.csv --pods ../shared/datasets/alibaba-gpu-v2023-openb/openb_pod_list_gpuspec33.csv ./openb-gpu
+  capplan validate openb-gpu/cluster.yaml openb-gpu/demand.yaml`,
 		Args: wrapArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if nodes == "" || pods == "" {
@@ -53,17 +55,17 @@ no node can host are left out and counted. Existing files are not overwritten.`,
 }
 
 func importOpenB(streams *ioStreams, nodesPath, podsPath, dir string) error {
-	nf, err := os.Open(nodesPath)
+	nf, err := datasets.OpenInput(nodesPath)
 	if err != nil {
-		return fmt.Errorf("reading input: %w", err)
+		return err
 	}
 	defer nf.Close()
-	pf, err := os.Open(podsPath)
+	pf, err := datasets.OpenInput(podsPath)
 	if err != nil {
-		return fmt.Errorf("reading input: %w", err)
+		return err
 	}
 	defer pf.Close()
-	c, d, dropped, err := datasets.ParseOpenB(nodesPath, nf, podsPath, pf)
+	c, d, dropped, err := datasets.ParseOpenB(inputerr.FileName(nodesPath), nf, inputerr.FileName(podsPath), pf)
 	if err != nil {
 		return err
 	}
@@ -93,8 +95,9 @@ func importOpenB(streams *ioStreams, nodesPath, podsPath, dir string) error {
 			pods += r.Count
 		}
 	}
-	fmt.Fprintf(streams.ErrOut, "wrote %s: %d nodes in %d groups; %d pods in %d applications (%d request shapes); %d pods dropped (fit no eligible node)\n",
-		dir, c.NumNodes(), len(c.Groups), pods, len(d.Applications), countShapes(d), dropped)
+	fmt.Fprintf(streams.ErrOut, "wrote %s: %s in %s; %s in %s (%s); %s dropped (fit no eligible node)\n",
+		dir, plural.Count(c.NumNodes(), "node"), plural.Count(len(c.Groups), "group"), plural.Count(pods, "pod"),
+		plural.Count(len(d.Applications), "application"), plural.Count(countShapes(d), "request shape"), plural.Count(dropped, "pod"))
 	return nil
 }
 

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/capplan/capplan/internal/atomicfile"
+	"github.com/capplan/capplan/internal/plural"
+	"github.com/capplan/capplan/plan"
 	"github.com/capplan/capplan/reports"
 )
 
@@ -80,6 +82,9 @@ type views struct {
 // write writes the document as the flags ask: a table (to a terminal or
 // pipe), JSON, CSV, or a file by extension; plus the workbook with --xlsx.
 func (o *outputOptions) write(streams *ioStreams, v views) error {
+	if h, ok := v.doc.(interface{ DocumentHeader() *plan.Header }); ok {
+		reportInventory(streams, h.DocumentHeader())
+	}
 	format := formatTable
 	switch {
 	case o.JSON:
@@ -116,13 +121,24 @@ func (o *outputOptions) write(streams *ioStreams, v views) error {
 	return nil
 }
 
+// reportInventory tells on stderr which nodes of the inventory a document
+// leaves out and why, and the notes on how the inputs were read.
+func reportInventory(streams *ioStreams, h *plan.Header) {
+	if n := len(h.Excluded); n > 0 {
+		fmt.Fprintf(streams.ErrOut, "capplan: left out %s of the inventory:\n", plural.Count(n, "node"))
+		for _, x := range h.Excluded {
+			fmt.Fprintf(streams.ErrOut, "  %s: %s\n", x.Node, x.Reason)
+		}
+	}
+	for _, note := range h.Notes {
+		fmt.Fprintf(streams.ErrOut, "capplan: note: %s\n", note)
+	}
+}
+
 // writeTo writes through fn to path atomically, or to w when path is "".
 func writeTo(w io.Writer, path string, fn func(io.Writer) error) error {
 	if path == "" {
 		return fn(w)
 	}
-	if err := atomicfile.Write(path, fn); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return nil
+	return atomicfile.Write(path, fn)
 }

@@ -57,11 +57,11 @@ std=1,highmem=3.5) it finds the cheapest mix and a lower bound on its cost.
 
 Every plan is checked independently of the solver before it is written.`,
 		Example: `  capplan shapes --example -k 8 -o catalog.json
-  capplan pack --example --shapes catalog.json
-  capplan pack --example --shapes catalog.json --from plan.json --mutable 0.1 -o plan2.json
-  capplan pack --min-nodes class1_120_10_0.vbp --json
-  capplan pack --min-nodes -c cluster.yaml -d demand.yaml --node-type std -o sizing.json
-  capplan pack --min-nodes --example --node-type std=1,highmem=3.5`,
+  capplan pack --example --shapes catalog.json -o plan.json
+  capplan pack -c cluster.yaml -d demand-next.yaml --shapes catalog.json --from plan.json --mutable 0.1 -o plan2.json
+  capplan pack --min-nodes ../shared/datasets/vbp-mommessin/panigrahy/class1/class1_120_10_0.vbp --json
+  capplan pack --min-nodes -c nodes.json -d nodes-demand.yaml --node-type r5.2xlarge -o sizing.json
+  capplan pack --min-nodes --example --node-type std=1,std-b=1,highmem=3.5,gpu=9,spot=0.4`,
 		Args: wrapArgs(cobra.MaximumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := opts.validate(cmd, args); err != nil {

@@ -11,8 +11,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/capplan/capplan/datasets"
 	"github.com/capplan/capplan/export"
 	"github.com/capplan/capplan/internal/atomicfile"
+	"github.com/capplan/capplan/internal/plural"
 	"github.com/capplan/capplan/pipeline"
 	"github.com/capplan/capplan/plan"
 )
@@ -101,6 +103,9 @@ check; exit code 4 when one fails.`,
 }
 
 func (o *planOptions) validate(cmd *cobra.Command) error {
+	if o.Check == datasets.Stdin {
+		return usageErrorf("--check names a bundle directory, which cannot come from standard input")
+	}
 	if o.Check != "" {
 		for _, name := range []string{"cluster", "demand", "example", "workload", "k", "size", "size-curve", "simulate", "simulate-baseline", "simulate-param", "seed", "out"} {
 			if cmd.Flags().Changed(name) {
@@ -168,6 +173,7 @@ func planRun(o *planOptions) error {
 	if err != nil {
 		return err
 	}
+	reportInventory(o.io, &res.Bundle.Plan.Header)
 	e, err := export.BundleFiles(res.Bundle, res.Demand)
 	if err != nil {
 		return err
@@ -175,7 +181,7 @@ func planRun(o *planOptions) error {
 	if err := atomicfile.ReplaceDir(o.Out, func(tmp string) error { return export.WriteDir(tmp, e.Files) }); err != nil {
 		return err
 	}
-	fmt.Fprintf(o.io.ErrOut, "wrote %s: %d files; the report is %s\n", o.Out, len(e.Files), filepath.Join(o.Out, export.ReportHTMLPath))
+	fmt.Fprintf(o.io.ErrOut, "wrote %s: %s; the report is %s\n", o.Out, plural.Count(len(e.Files), "file"), filepath.Join(o.Out, export.ReportHTMLPath))
 	for _, w := range e.Warnings {
 		fmt.Fprintf(o.io.ErrOut, "note: %s\n", w)
 	}
@@ -211,7 +217,7 @@ func checkBundleTarget(dir string) error {
 		return err
 	}
 	if _, err := os.Stat(filepath.Join(clean, plan.PlanFile)); len(entries) > 0 && err != nil {
-		return fmt.Errorf("-o %s exists and is not a plan bundle (no %s): refusing to replace it and its %d entries; choose a new directory", dir, plan.PlanFile, len(entries))
+		return fmt.Errorf("-o %s exists and is not a plan bundle (no %s): refusing to replace it and its %s; choose a new directory", dir, plan.PlanFile, plural.Count(len(entries), "entry"))
 	}
 	return nil
 }

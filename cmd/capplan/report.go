@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/capplan/capplan/datasets"
 	"github.com/capplan/capplan/export"
 	"github.com/capplan/capplan/reports"
 )
@@ -64,6 +65,8 @@ for a bundle back into its directory. Files are written atomically.`,
 func (o *reportOptions) validate() error {
 	loose := o.Docs != documentPaths{}
 	switch {
+	case o.Bundle == datasets.Stdin:
+		return usageErrorf("a bundle is a directory and cannot come from standard input: give its directory, or a document with --fairshare - (or --shapes -, ...)")
 	case o.Bundle != "" && loose:
 		return usageErrorf("a bundle cannot be combined with --fairshare, --shapes, --ownership, --sizing or --dag")
 	case o.Bundle == "" && !loose:

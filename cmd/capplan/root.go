@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/capplan/capplan/datasets"
 	"github.com/capplan/capplan/pipeline"
 )
 
@@ -14,12 +15,13 @@ import (
 // code, printing a failure as one line on stderr (and the usage text for a
 // usage error).
 func run(args []string, io *ioStreams) int {
+	datasets.UseStdin(io.In)
 	root := newRootCmd(io)
 	root.SetArgs(args)
 	cmd, err := root.ExecuteC()
 	code := exitCode(err)
 	if err != nil {
-		fmt.Fprintf(io.ErrOut, "capplan: %v\n", err)
+		fmt.Fprintf(io.ErrOut, "capplan: %s\n", userMessage(err))
 		if code == exitUsage && cmd != nil {
 			fmt.Fprintf(io.ErrOut, "\n%s", cmd.UsageString())
 		}
@@ -35,7 +37,7 @@ func newRootCmd(io *ioStreams) *cobra.Command {
 plans with proven quality, and writes them for schedulers and spreadsheets.`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
-		Args:          wrapArgs(cobra.NoArgs),
+		Args:          subcommandArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return cmd.Help()
 		},
@@ -43,14 +45,17 @@ plans with proven quality, and writes them for schedulers and spreadsheets.`,
 	root.SetOut(io.Out)
 	root.SetErr(io.ErrOut)
 	root.SetIn(io.In)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
-		return &pipeline.OptionError{Err: err}
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		return &pipeline.OptionError{Err: suggestFlag(cmd, err)}
 	})
 	var cpuProfile string
 	root.PersistentFlags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile to `file`")
 	_ = root.PersistentFlags().MarkHidden("cpuprofile")
 	var profFile *os.File
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
+		if err := checkStdin(cmd, args); err != nil {
+			return err
+		}
 		if cpuProfile == "" {
 			return nil
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/capplan/capplan/binpack/xsize"
+	"github.com/capplan/capplan/internal/plural"
 	"github.com/capplan/capplan/pipeline"
 	"github.com/capplan/capplan/reports"
 )
@@ -105,8 +106,8 @@ func shapesRun(o *shapesOptions) error {
 	}
 	if o.Stats {
 		st := res.Stats
-		fmt.Fprintf(o.io.ErrOut, "stats: %d request classes, %d dimensions, %d node types, K=%d; load %v, solve %v, total %v\n",
-			st.Requests, st.Dims, st.NodeTypes, st.K,
+		fmt.Fprintf(o.io.ErrOut, "stats: %s, %s, %s, K=%d; load %v, solve %v, total %v\n",
+			plural.Count(st.Requests, "request class"), plural.Count(st.Dims, "dimension"), plural.Count(st.NodeTypes, "node type"), st.K,
 			st.Load.Round(time.Millisecond), st.Solve.Round(time.Millisecond), st.Total.Round(time.Millisecond))
 	}
 	return nil

@@ -15,6 +15,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/capplan/capplan/datasets"
+	"github.com/capplan/capplan/internal/plural"
 	"github.com/capplan/capplan/pipeline"
 	"github.com/capplan/capplan/plan"
 	"github.com/capplan/capplan/reports"
@@ -99,7 +101,7 @@ workers.`,
 		Example: `  capplan simulate --example --compare fifo,drf,sjf,tetris,cp --baseline drf --svg figs/
   capplan simulate -c cluster.yaml -d demand.yaml -w workload.yaml --policy drf --json
   capplan simulate --workload fb --wparam jobs=2000 --compare fifo,drf,tetris --load 0.9 -o sim.xlsx
-  capplan simulate -w batch_task.csv --policy capacity --param capacity.intra=cp --tick 1s
+  capplan simulate -w ../shared/datasets/alibaba-v2018/batch_task_dag_sample_hliangzhao.csv --policy capacity --param capacity.intra=cp --tick 1s
   capplan simulate --workload googlelike --policy choosy --compare cmmf-restricted,drf
   capplan simulate --workload xflex --packing plan.json --policy xschedule --compare drf-am --view xsight --svg out/`,
 		Args: wrapArgs(cobra.NoArgs),
@@ -189,7 +191,7 @@ func (o *simulateOptions) validate() error {
 		return usageErrorf("unknown --view %q (valid: xsight)", o.View)
 	case o.Snapshot != "" && o.View != "xsight":
 		return usageErrorf("--snapshot needs --view xsight")
-	case o.WorkloadFile != "" && !strings.HasSuffix(o.WorkloadFile, ".csv") && !strings.HasSuffix(o.WorkloadFile, ".sm") && !isDirPath(o.WorkloadFile) && o.Cluster == "":
+	case o.WorkloadFile != "" && o.WorkloadFile != datasets.Stdin && !strings.HasSuffix(o.WorkloadFile, ".csv") && !strings.HasSuffix(o.WorkloadFile, ".sm") && !isDirPath(o.WorkloadFile) && o.Cluster == "":
 		return usageErrorf("a Workload document needs a cluster: give -c cluster.yaml")
 	case o.Demand != "" && o.Cluster == "" && !o.Example:
 		return usageErrorf("-d needs -c")
@@ -357,7 +359,7 @@ func simulateRun(o *simulateOptions) error {
 		for _, r := range set.Runs {
 			events += r.Stats.Events
 		}
-		fmt.Fprintf(o.io.ErrOut, "simulate: %d policies, %d events in %v (%.0f events/s overall)\n", len(set.Runs), events,
+		fmt.Fprintf(o.io.ErrOut, "simulate: %s, %s in %v (%.0f events/s overall)\n", plural.Count(len(set.Runs), "policy"), plural.Count(events, "event"),
 			el.Round(time.Millisecond), float64(events)/el.Seconds())
 	}
 	var doc any = set
@@ -401,7 +403,7 @@ const maxRejectionsShown = 10
 
 // printSimRejections reports the jobs rejected before the run on stderr.
 func printSimRejections(streams *ioStreams, rs []sim.Rejection) {
-	fmt.Fprintf(streams.ErrOut, "capplan: %d jobs rejected before the run (listed in the result):\n", len(rs))
+	fmt.Fprintf(streams.ErrOut, "capplan: %s rejected before the run (listed in the result):\n", plural.Count(len(rs), "job"))
 	for i, r := range rs {
 		if i == maxRejectionsShown {
 			fmt.Fprintf(streams.ErrOut, "  … and %d more\n", len(rs)-i)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/capplan/capplan/datasets"
 	"github.com/capplan/capplan/internal/inputerr"
+	"github.com/capplan/capplan/internal/plural"
 )
 
 // errInvalidInputs is returned when validate found problems it has already
@@ -16,6 +17,7 @@ var errInvalidInputs = errors.New("inputs have problems")
 
 func newValidateCmd(io *ioStreams) *cobra.Command {
 	var rackLabel string
+	var pods bool
 	cmd := &cobra.Command{
 		Use:   "validate <file>...",
 		Short: "Check input files and print every problem found",
@@ -26,10 +28,11 @@ applications that no node can host).`,
 		Example: `  capplan validate cluster.yaml demand.yaml workload.yaml`,
 		Args:    wrapArgs(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return validateRun(io, args, datasets.LoadOptions{RackLabel: rackLabel})
+			return validateRun(io, args, datasets.LoadOptions{RackLabel: rackLabel, Pods: pods})
 		},
 	}
 	cmd.Flags().StringVar(&rackLabel, "rack-label", datasets.RackLabel, "node label holding the rack, for kubectl node lists")
+	cmd.Flags().BoolVar(&pods, "pods-resource", false, "read kubectl nodes' pod limit (allocatable pods) as a resource")
 	return cmd
 }
 
@@ -62,13 +65,13 @@ func validateRun(io *ioStreams, paths []string, opts datasets.LoadOptions) error
 				continue
 			}
 			cluster = x
-			fmt.Fprintf(io.Out, "%s: ok (Cluster: %d nodes in %d groups, resources %v)\n", path, x.NumNodes(), len(x.Groups), x.Resources)
+			fmt.Fprintf(io.Out, "%s: ok (Cluster: %s in %s, resources %v)\n", path, plural.Count(x.NumNodes(), "node"), plural.Count(len(x.Groups), "group"), x.Resources)
 		case *datasets.Demand:
 			demands = append(demands, x)
-			fmt.Fprintf(io.Out, "%s: ok (Demand: %d applications)\n", path, len(x.Applications))
+			fmt.Fprintf(io.Out, "%s: ok (Demand: %s)\n", path, plural.Count(len(x.Applications), "application"))
 		case *datasets.Workload:
 			workloads = append(workloads, x)
-			fmt.Fprintf(io.Out, "%s: ok (Workload: %d jobs)\n", path, len(x.Jobs))
+			fmt.Fprintf(io.Out, "%s: ok (Workload: %s)\n", path, plural.Count(len(x.Jobs), "job"))
 		}
 	}
 	if cluster != nil {

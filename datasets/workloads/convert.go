@@ -58,44 +58,19 @@ func WorkloadDemands(w *datasets.Workload, resources []string) func(b *sim.Quant
 // labels (the rack included).
 func Cluster(c *datasets.Cluster, q sim.Quanta) *sim.Cluster {
 	out := &sim.Cluster{Resources: slices.Clone(c.Resources), Quanta: q.BaseAll()}
+	capv := map[string]sim.Vec{}
 	for gi := range c.Groups {
 		g := &c.Groups[gi]
-		capv := make(sim.Vec, len(c.Resources))
+		v := make(sim.Vec, len(c.Resources))
 		for d, m := range g.Capacity.Milli() {
-			capv[d] = q.CapacityMilli(d, m)
+			v[d] = q.CapacityMilli(d, m)
 		}
-		for i := 0; i < g.Count; i++ {
-			labels := g.Labels
-			if rack := g.NodeRack(i); rack != "" {
-				labels = withLabel(g.Labels, datasets.RackLabel, rack)
-			}
-			out.Machines = append(out.Machines, sim.Machine{Name: g.NodeName(i), Cap: capv, Labels: labels, Node: -1, Owner: sim.NoUser})
-		}
+		capv[g.Name] = v
+	}
+	for _, n := range c.Nodes() {
+		out.Machines = append(out.Machines, sim.Machine{Name: n.Name, Cap: capv[n.Group], Labels: n.Labels, Node: -1, Owner: sim.NoUser})
 	}
 	return out
-}
-
-// withLabel returns labels plus k=v (unless k is already set), sharing
-// nothing with the input.
-func withLabel(labels map[string]string, k, v string) map[string]string {
-	if _, has := labels[k]; has {
-		return labels
-	}
-	out := make(map[string]string, len(labels)+1)
-	for _, key := range sortedKeys(labels) {
-		out[key] = labels[key]
-	}
-	out[k] = v
-	return out
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // Users converts a Demand's applications into users: exact integer

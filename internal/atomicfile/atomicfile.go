@@ -2,10 +2,13 @@ package atomicfile
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // newFileMode is the permission of a file Write creates; an
@@ -28,13 +31,13 @@ func Write(path string, write func(io.Writer) error) error {
 	mode := newFileMode
 	if fi, err := os.Stat(path); err == nil {
 		if !fi.Mode().IsRegular() {
-			return fmt.Errorf("write %s: not a regular file", path)
+			return fmt.Errorf("cannot write %s: not a regular file", path)
 		}
 		mode = fi.Mode().Perm()
 	}
 	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
 	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return fmt.Errorf("cannot write %s: %w", path, osCause(err))
 	}
 	committed := false
 	defer func() {
@@ -47,26 +50,63 @@ func Write(path string, write func(io.Writer) error) error {
 
 	bw := bufio.NewWriter(tmp)
 	if err := write(bw); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return fmt.Errorf("cannot write %s: %w", path, osCause(err))
 	}
 	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return fmt.Errorf("cannot write %s: %w", path, osCause(err))
 	}
 	if err := tmp.Chmod(mode); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return fmt.Errorf("cannot write %s: %w", path, osCause(err))
 	}
 	if err := tmp.Sync(); err != nil {
-		return fmt.Errorf("write %s: sync: %w", path, err)
+		return fmt.Errorf("cannot write %s: sync: %w", path, osCause(err))
 	}
 	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return fmt.Errorf("cannot write %s: %w", path, osCause(err))
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return fmt.Errorf("cannot write %s: %w", path, osCause(err))
 	}
 	committed = true
 	syncDir(dir)
 	return nil
+}
+
+// osCause strips the file name from an operating-system error, which may
+// be that of a temporary file the user never named: a *fs.PathError or
+// *os.LinkError becomes its cause ("no such file or directory"), which
+// errors.Is still matches against fs.ErrNotExist and the like.
+func osCause(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err
+	}
+	return err
+}
+
+// renamedError is an error whose message names the user's directory
+// instead of the temporary one it was written in; it unwraps to the
+// original.
+type renamedError struct {
+	msg string
+	err error
+}
+
+func (e *renamedError) Error() string { return e.msg }
+func (e *renamedError) Unwrap() error { return e.err }
+
+// inDir returns err with the temporary directory tmp in its message
+// replaced by dir, the one the user asked for.
+func inDir(err error, tmp, dir string) error {
+	msg := strings.ReplaceAll(err.Error(), tmp, dir)
+	if msg == err.Error() {
+		return err
+	}
+	return &renamedError{msg: msg, err: err}
 }
 
 // syncDir fsyncs a directory so that a rename in it survives a crash. It is

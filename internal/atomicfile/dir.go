@@ -29,16 +29,16 @@ func ReplaceDir(dir string, fill func(tmp string) error) error {
 	exists := err == nil
 	switch {
 	case exists && !fi.IsDir():
-		return fmt.Errorf("write %s: exists and is not a directory", dir)
+		return fmt.Errorf("cannot write %s: exists and is not a directory", dir)
 	case err != nil && !os.IsNotExist(err):
-		return fmt.Errorf("write %s: %w", dir, err)
+		return fmt.Errorf("cannot write %s: %w", dir, osCause(err))
 	}
 	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return fmt.Errorf("write %s: %w", dir, err)
+		return fmt.Errorf("cannot write %s: %w", dir, osCause(err))
 	}
 	tmp, err := os.MkdirTemp(parent, "."+base+".tmp-*")
 	if err != nil {
-		return fmt.Errorf("write %s: %w", dir, err)
+		return fmt.Errorf("cannot write %s: %w", dir, osCause(err))
 	}
 	committed := false
 	defer func() {
@@ -48,15 +48,15 @@ func ReplaceDir(dir string, fill func(tmp string) error) error {
 		}
 	}()
 	if err := os.Chmod(tmp, 0o755); err != nil {
-		return fmt.Errorf("write %s: %w", dir, err)
+		return fmt.Errorf("cannot write %s: %w", dir, osCause(err))
 	}
 	if err := fill(tmp); err != nil {
-		return err
+		return inDir(err, tmp, dir)
 	}
 	syncDir(tmp)
 	if !exists {
 		if err := os.Rename(tmp, dir); err != nil {
-			return fmt.Errorf("write %s: %w", dir, err)
+			return fmt.Errorf("cannot write %s: %w", dir, osCause(err))
 		}
 		committed = true
 		syncDir(parent)
@@ -64,25 +64,25 @@ func ReplaceDir(dir string, fill func(tmp string) error) error {
 	}
 	old, err := os.MkdirTemp(parent, "."+base+".old-*")
 	if err != nil {
-		return fmt.Errorf("write %s: %w", dir, err)
+		return fmt.Errorf("cannot write %s: %w", dir, osCause(err))
 	}
 	// MkdirTemp reserved a unique name; the rename needs it free.
 	if err := os.Remove(old); err != nil {
-		return fmt.Errorf("write %s: %w", dir, err)
+		return fmt.Errorf("cannot write %s: %w", dir, osCause(err))
 	}
 	if err := os.Rename(dir, old); err != nil {
-		return fmt.Errorf("write %s: moving the old directory aside: %w", dir, err)
+		return fmt.Errorf("cannot write %s: moving the old directory aside: %w", dir, osCause(err))
 	}
 	if err := os.Rename(tmp, dir); err != nil {
 		if back := os.Rename(old, dir); back != nil {
-			return fmt.Errorf("write %s: %w (the old directory is kept as %s: %v)", dir, err, old, back)
+			return fmt.Errorf("cannot write %s: %w (the old directory is kept as %s: %v)", dir, osCause(err), old, back)
 		}
-		return fmt.Errorf("write %s: %w", dir, err)
+		return fmt.Errorf("cannot write %s: %w", dir, osCause(err))
 	}
 	committed = true
 	syncDir(parent)
 	if err := os.RemoveAll(old); err != nil {
-		return fmt.Errorf("write %s: the new directory is in place, but removing the old one (%s) failed: %w", dir, old, err)
+		return fmt.Errorf("cannot write %s: the new directory is in place, but removing the old one (%s) failed: %w", dir, old, err)
 	}
 	return nil
 }

@@ -103,7 +103,7 @@ func resolveTable() error {
 	if err != nil {
 		return err
 	}
-	base := pipeline.CMMFProblem(inst)
+	base := pipeline.CMMFProblem(inst, nil)
 	rng := rand.New(rand.NewPCG(3, 4))
 	var probs []*flow.Problem
 	for i := 0; i < 200; i++ {

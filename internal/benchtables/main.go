@@ -91,7 +91,7 @@ func generate(in instance) *flow.Problem {
 		if err != nil {
 			panic(err)
 		}
-		return pipeline.CMMFProblem(inst)
+		return pipeline.CMMFProblem(inst, d)
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	p := &flow.Problem{Types: make([]int64, in.types), Users: make([]flow.User, in.users)}

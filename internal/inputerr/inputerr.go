@@ -26,12 +26,24 @@ type Problem struct {
 }
 
 // String formats the problem as "FILE: PATH: MSG" (or "FILE: MSG" without
-// a path).
+// a path), FILE as FileName gives it.
 func (p Problem) String() string {
 	if p.Path == "" {
-		return p.File + ": " + p.Msg
+		return FileName(p.File) + ": " + p.Msg
 	}
-	return p.File + ": " + p.Path + ": " + p.Msg
+	return FileName(p.File) + ": " + p.Path + ": " + p.Msg
+}
+
+// Stdin is the path that names standard input on every command line.
+const Stdin = "-"
+
+// FileName is how messages name an input given by path: the path itself,
+// or "standard input" for Stdin.
+func FileName(path string) string {
+	if path == Stdin {
+		return "standard input"
+	}
+	return path
 }
 
 // maxShown bounds the lines Error.Error prints; Problems always keeps every
