@@ -13,6 +13,13 @@ import (
 // batch_task, openb CSVs) or refused with a message naming the limit.
 const MaxInputBytes = 1 << 30
 
+// MaxDocumentBytes is the default limit of ReadFile (limit 0): the size of
+// a YAML or JSON document (cluster, demand, workload, kubectl node list,
+// plan documents and schedules). Such a document is parsed whole into a
+// tree several times its size, so the limit keeps that tree within memory;
+// 256 MiB is a kubectl node list of tens of thousands of nodes.
+const MaxDocumentBytes = 256 << 20
+
 // Stdin is the path that names standard input.
 const Stdin = "-"
 
@@ -20,36 +27,99 @@ const Stdin = "-"
 var stdin io.Reader = os.Stdin
 
 // ReadFile reads one whole input file, or standard input when path is "-".
-// It refuses inputs over limit bytes (0 means MaxInputBytes) rather than
-// exhausting memory, and names the file in every error, in the user's
-// words ("cluster.yaml: no such file").
+// It refuses inputs over limit bytes (0 means MaxDocumentBytes; at most
+// MaxInputBytes) rather than exhausting memory, and names the file in
+// every error, in the user's words ("cluster.yaml: no such file"). A
+// regular file larger than the limit is refused before it is read; a
+// device or pipe is read up to the limit.
 func ReadFile(path string, limit int64) ([]byte, error) {
+	rc, name, err := open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	return ReadAll(rc, name, limit)
+}
+
+// ReadAll reads the rest of an input opened with Open, named name in
+// messages, under ReadFile's limit (0 means MaxDocumentBytes).
+func ReadAll(r io.Reader, name string, limit int64) ([]byte, error) {
 	if limit <= 0 {
-		limit = MaxInputBytes
+		limit = MaxDocumentBytes
 	}
-	var r io.Reader
-	name := path
-	if path == Stdin {
-		r, name = stdin, "standard input"
-	} else {
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %s", path, describeOpenError(err))
+	limit = min(limit, MaxInputBytes)
+	size := int64(-1)
+	if f, ok := r.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+			if off, err := f.Seek(0, io.SeekCurrent); err == nil {
+				size = st.Size() - off
+			}
 		}
-		defer f.Close()
-		if st, err := f.Stat(); err == nil && st.IsDir() {
-			return nil, fmt.Errorf("%s: is a directory, not an input file", path)
-		}
-		r = f
 	}
-	data, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if size > limit {
+		return nil, tooLarge(name, limit)
+	}
+	var data []byte
+	if size >= 0 {
+		// One allocation of the known size (+1 to see a file that grew).
+		data = make([]byte, 0, size+1)
+	}
+	data, err := readAll(io.LimitReader(r, limit+1), data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: reading: %v", name, err)
 	}
 	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("%s: larger than %d MiB, the limit for an input read whole", name, limit>>20)
+		return nil, tooLarge(name, limit)
 	}
 	return data, nil
+}
+
+// readAll appends everything r yields to data, growing it as io.ReadAll
+// does.
+func readAll(r io.Reader, data []byte) ([]byte, error) {
+	for {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+		n, err := r.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			return data, nil
+		}
+		if err != nil {
+			return data, err
+		}
+	}
+}
+
+// tooLarge is the error for an input over the whole-file limit.
+func tooLarge(name string, limit int64) error {
+	return fmt.Errorf("%s: larger than %d MiB, the limit for an input read whole (%w)", name, limit>>20, ErrTooLarge)
+}
+
+// ErrTooLarge is wrapped by the errors of inputs refused for their size.
+var ErrTooLarge = errors.New("input too large")
+
+// Open opens one input for streaming, or standard input when path is "-",
+// with ReadFile's messages; name is how messages call it ("standard
+// input" or the path). The caller closes it.
+func Open(path string) (rc io.ReadCloser, name string, err error) {
+	return open(path)
+}
+
+func open(path string) (io.ReadCloser, string, error) {
+	if path == Stdin {
+		return io.NopCloser(stdin), "standard input", nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, path, fmt.Errorf("%s: %s", path, describeOpenError(err))
+	}
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		f.Close()
+		return nil, path, fmt.Errorf("%s: is a directory, not an input file", path)
+	}
+	return f, path, nil
 }
 
 // describeOpenError says why a file could not be opened without Go's

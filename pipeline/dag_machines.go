@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/capplan/capplan/dag"
 	"github.com/capplan/capplan/datasets"
 	"github.com/capplan/capplan/datasets/dags"
 	"github.com/capplan/capplan/plan"
@@ -123,7 +122,7 @@ func (o *DAGInput) resolveMachines(src *dagSource) (*dagMachines, []plan.Input, 
 	case src.format == dagFormatAlibaba:
 		m = dagIdenticalMachines("alibaba", count, dagMergeCapacity(map[string]float64{"cpu": dags.AlibabaMachine[0], "mem": dags.AlibabaMachine[1]}, o.capacity))
 	case o.Machines > 0 || o.MachineCapacity != "":
-		m = dagIdenticalMachines("machine", count, dagMergeCapacity(dagLargestDemands(src.dags), o.capacity))
+		m = dagIdenticalMachines("machine", count, dagMergeCapacity(src.largest, o.capacity))
 	case src.example:
 		data := datasets.ExampleFiles()["cluster.yaml"]
 		c, err := datasets.ParseCluster("example:cluster.yaml", data, datasets.LoadOptions{})
@@ -147,21 +146,6 @@ func dagMergeCapacity(base, over map[string]float64) map[string]float64 {
 	}
 	for r, v := range over {
 		out[r] = v
-	}
-	return out
-}
-
-// dagLargestDemands is, per resource, the largest demand of any task of the
-// DAGs: the smallest machine every task fits.
-func dagLargestDemands(dags []*dag.DAG) map[string]float64 {
-	out := map[string]float64{}
-	for _, d := range dags {
-		for i := range d.Tasks {
-			for k, x := range d.Tasks[i].Demand {
-				r := d.Resources[k]
-				out[r] = max(out[r], x)
-			}
-		}
 	}
 	return out
 }

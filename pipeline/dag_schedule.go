@@ -147,38 +147,42 @@ func (o *DAGScheduleOptions) dagOptions(inner int) dag.Options {
 // whether best's search lasted the time limit without reaching a lower
 // bound or its work budget: the limit cut it.
 func (o *DAGScheduleOptions) scheduleJob(j *dagJob, inner int) (out plan.DAGJob, cut bool, err error) {
+	d, err := j.dag()
+	if err != nil {
+		return plan.DAGJob{}, false, err
+	}
 	opts := o.dagOptions(inner)
 	var s *dag.Schedule
 	var b dag.Bounds
 	method, schedules := o.Method, 0
 	if o.Method == "best" {
 		t0 := time.Now()
-		r, err := dag.Best(j.d, j.machines, opts)
+		r, err := dag.Best(d, j.machines, opts)
 		if err != nil {
-			return plan.DAGJob{}, false, fmt.Errorf("job %s: %w", j.d.Name, err)
+			return plan.DAGJob{}, false, fmt.Errorf("job %s: %w", d.Name, err)
 		}
 		s, b, method, schedules = r.Schedule, r.Bounds, r.Method, r.Schedules
 		cut = o.TimeLimit > 0 && time.Since(t0) >= o.TimeLimit && !r.Optimal &&
 			(o.MaxWork == 0 || int64(r.Schedules) < o.MaxWork)
 	} else {
-		if s, err = runDAGMethod(o.Method, j.d, j.machines, opts); err != nil {
+		if s, err = runDAGMethod(o.Method, d, j.machines, opts); err != nil {
 			return plan.DAGJob{}, false, err
 		}
-		b = dag.LowerBounds(j.d, j.machines)
+		b = dag.LowerBounds(d, j.machines)
 	}
-	if out, err = newDAGJob(j.d, j.machines, s, b, method); err != nil {
+	if out, err = newDAGJob(d, j.machines, s, b, method); err != nil {
 		return plan.DAGJob{}, false, err
 	}
 	out.Schedules = schedules
 	if o.Input.Pool {
-		ms, err := dagMakespan(o.Method, j.d, j.own, opts)
+		ms, err := dagMakespan(o.Method, d, j.own, opts)
 		if err != nil {
 			return plan.DAGJob{}, false, err
 		}
 		out.MachinesMakespan = &ms
 	}
 	for _, m := range o.Compare {
-		ms, err := dagMakespan(m, j.d, j.machines, opts)
+		ms, err := dagMakespan(m, d, j.machines, opts)
 		if err != nil {
 			return plan.DAGJob{}, false, err
 		}
@@ -188,7 +192,7 @@ func (o *DAGScheduleOptions) scheduleJob(j *dagJob, inner int) (out plan.DAGJob,
 		out.Compare[m] = ms
 	}
 	if j.observed != nil {
-		span := j.d.Seconds(*j.observed)
+		span := d.Seconds(*j.observed)
 		g := dag.Gap(*j.observed, b.Best)
 		out.ObservedSpan, out.ObservedGap = &span, &g
 	}

@@ -252,7 +252,7 @@ func (w *workload) alibaba(o *SimulateOptions, p *params) error {
 	if err != nil {
 		return err
 	}
-	rows, err := workloads.ParseAlibabaRows(o.WorkloadPath, bytes.NewReader(data))
+	rows, err := workloads.ReadAlibaba(o.WorkloadPath, bytes.NewReader(data))
 	if err != nil {
 		return err
 	}

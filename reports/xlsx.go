@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -56,6 +58,17 @@ type Workbook struct {
 	percentStyle int
 }
 
+// Sheet limits. An Excel sheet holds 1,048,576 rows, one of them the
+// header, so a table of more rows continues on sheets "NAME (2)", "NAME
+// (3)", …, each with the header. A table of more than streamRows rows is
+// written through excelize's stream writer, which keeps the sheet as XML
+// (a few dozen bytes a cell) instead of a cell object (a few hundred); such
+// a sheet can only be added whole.
+const (
+	maxSheetDataRows = excelize.TotalRows - 1
+	streamRows   = 50_000
+)
+
 // sheetInfo remembers a table sheet's layout, so charts can refer to its
 // columns by header name.
 type sheetInfo struct {
@@ -65,7 +78,10 @@ type sheetInfo struct {
 
 // NewWorkbook starts an empty workbook with the given properties.
 func NewWorkbook(props WorkbookProperties) (*Workbook, error) {
-	f := excelize.NewFile()
+	// TmpDir names no directory, so the stream writer of large tables
+	// keeps its XML in memory and never leaves a spill file behind (in
+	// /tmp) when a run is interrupted.
+	f := excelize.NewFile(excelize.Options{TmpDir: filepath.Join(os.DevNull, "capplan-no-spill")})
 	ts := props.Time
 	if ts.IsZero() {
 		ts = DefaultWorkbookTime
@@ -124,6 +140,12 @@ func (wb *Workbook) AddTable(sheet string, t Table) error {
 	if len(t.Header) == 0 {
 		return fmt.Errorf("reports: sheet %q: table has no columns", sheet)
 	}
+	if len(t.Header) > excelize.MaxColumns {
+		return fmt.Errorf("reports: sheet %q: %d columns, more than a sheet holds (%d)", sheet, len(t.Header), excelize.MaxColumns)
+	}
+	if len(t.Rows) > streamRows {
+		return wb.streamTable(sheet, t)
+	}
 	if err := wb.newSheet(sheet); err != nil {
 		return err
 	}
@@ -173,6 +195,108 @@ func (wb *Workbook) AddTable(sheet string, t Table) error {
 	}
 	wb.sheets[sheet] = &sheetInfo{header: slices.Clone(t.Header), rows: len(t.Rows)}
 	return nil
+}
+
+// streamTable adds a large table like AddTable, through excelize's stream
+// writer, continued on further sheets past maxSheetDataRows rows.
+func (wb *Workbook) streamTable(sheet string, t Table) error {
+	parts := (len(t.Rows) + maxSheetDataRows - 1) / maxSheetDataRows
+	names := []string{sheet}
+	for k := 2; k <= parts; k++ {
+		suffix := fmt.Sprintf(" (%d)", k)
+		base := []rune(sheet)
+		if room := maxSheetName - utf8.RuneCountInString(suffix); len(base) > room {
+			base = base[:room]
+		}
+		names = append(names, string(base)+suffix)
+	}
+	widths := make([]int, len(t.Header))
+	for j, h := range t.Header {
+		widths[j] = utf8.RuneCountInString(h)
+	}
+	for i := range t.Rows {
+		for j := range t.Header {
+			widths[j] = max(widths[j], displayWidth(t.Rows[i][j], t.value(i, j)))
+		}
+	}
+	header := make([]any, len(t.Header))
+	for j, h := range t.Header {
+		header[j] = excelize.Cell{StyleID: wb.headerStyle, Value: h}
+	}
+	for k, name := range names {
+		lo, hi := k*maxSheetDataRows, min((k+1)*maxSheetDataRows, len(t.Rows))
+		if err := wb.streamSheet(name, t, header, widths, lo, hi); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// maxSheetName is the longest sheet name Excel accepts.
+const maxSheetName = 31
+
+// streamSheet writes rows lo … hi−1 of t, under the header, as one sheet.
+func (wb *Workbook) streamSheet(sheet string, t Table, header []any, widths []int, lo, hi int) error {
+	if err := wb.newSheet(sheet); err != nil {
+		return err
+	}
+	f := wb.f
+	filter := "A1:" + cellName(len(t.Header)-1, max(hi-lo, 1))
+	if err := f.AutoFilter(sheet, filter, nil); err != nil {
+		return fmt.Errorf("reports: sheet %q: %w", sheet, err)
+	}
+	sw, err := f.NewStreamWriter(sheet)
+	if err != nil {
+		return fmt.Errorf("reports: sheet %q: %w", sheet, err)
+	}
+	for j, w := range widths {
+		width := float64(min(max(w+widthPadding, minColumnWidth), maxColumnWidth))
+		if err := sw.SetColWidth(j+1, j+1, width); err != nil {
+			return fmt.Errorf("reports: sheet %q: %w", sheet, err)
+		}
+	}
+	if err := sw.SetPanes(&excelize.Panes{
+		Freeze:      true,
+		YSplit:      1,
+		TopLeftCell: "A2",
+		ActivePane:  "bottomLeft",
+		Selection:   []excelize.Selection{{SQRef: "A2", ActiveCell: "A2", Pane: "bottomLeft"}},
+	}); err != nil {
+		return fmt.Errorf("reports: sheet %q: %w", sheet, err)
+	}
+	if err := sw.SetRow("A1", header); err != nil {
+		return fmt.Errorf("reports: sheet %q: %w", sheet, err)
+	}
+	row := make([]any, len(t.Header))
+	for i := lo; i < hi; i++ {
+		for j := range t.Header {
+			row[j] = wb.streamValue(t.value(i, j))
+		}
+		if err := sw.SetRow(cellName(0, i-lo+1), row); err != nil {
+			return fmt.Errorf("reports: sheet %q: row %d: %w", sheet, i-lo+2, err)
+		}
+	}
+	if err := sw.Flush(); err != nil {
+		return fmt.Errorf("reports: sheet %q: %w", sheet, err)
+	}
+	wb.sheets[sheet] = &sheetInfo{header: slices.Clone(t.Header), rows: hi - lo}
+	return nil
+}
+
+// streamValue is setCell's typed value for the stream writer.
+func (wb *Workbook) streamValue(v any) any {
+	switch x := v.(type) {
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return FormatFloat(x)
+		}
+	case Percent:
+		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+			return FormatFloat(float64(x))
+		}
+		return excelize.Cell{StyleID: wb.percentStyle, Value: float64(x)}
+	}
+	return v
 }
 
 // newSheet creates a sheet; the first one replaces excelize's default sheet.
@@ -233,11 +357,11 @@ func displayWidth(text string, v any) int {
 	return n
 }
 
-// cellName is the A1 reference of zero-based column j and row i.
+// cellName is the A1 reference of zero-based column j and row i, within
+// Excel's 16,384 columns and 1,048,576 rows (AddTable keeps to them).
 func cellName(j, i int) string {
 	ref, err := excelize.CoordinatesToCellName(j+1, i+1)
 	if err != nil {
-		// Only reachable beyond Excel's 16384 columns or 1048576 rows.
 		panic(fmt.Sprintf("reports: cell (%d, %d): %v", j, i, err))
 	}
 	return ref

@@ -12,10 +12,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 )
 
-// DefaultMaxEdges bounds the task edges a loader expands one job into. A
-// barrier between stages of n and m tasks expands to n·m edges.
-const DefaultMaxEdges = 20_000_000
-
 // unitTol is the relative tolerance under which a duration in seconds
 // counts as a whole number of ticks.
 const unitTol = 1e-9
