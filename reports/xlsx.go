@@ -66,7 +66,7 @@ type Workbook struct {
 // a sheet can only be added whole.
 const (
 	maxSheetDataRows = excelize.TotalRows - 1
-	streamRows   = 50_000
+	streamRows       = 50_000
 )
 
 // sheetInfo remembers a table sheet's layout, so charts can refer to its
