@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/capplan/capplan/internal/memguard"
 	"github.com/capplan/capplan/pipeline"
 )
 
@@ -14,9 +15,10 @@ import (
 // code, printing a failure as one line on stderr (and the usage text for a
 // usage error).
 func run(args []string, io *ioStreams) int {
-	root := newRootCmd(io)
+	root, guard := newRootCmd(io)
 	root.SetArgs(args)
 	cmd, err := root.ExecuteC()
+	guard.stop()
 	code := exitCode(err)
 	if err != nil {
 		fmt.Fprintf(io.ErrOut, "capplan: %v\n", err)
@@ -27,7 +29,16 @@ func run(args []string, io *ioStreams) int {
 	return code
 }
 
-func newRootCmd(io *ioStreams) *cobra.Command {
+// runGuard holds the --max-memory guard of one run.
+type runGuard struct{ g *memguard.Guard }
+
+func (r *runGuard) stop() {
+	if r.g != nil {
+		r.g.Stop()
+	}
+}
+
+func newRootCmd(io *ioStreams) (*cobra.Command, *runGuard) {
 	root := &cobra.Command{
 		Use:   "capplan <command> [flags]",
 		Short: "Offline planning and capacity optimization for shared compute clusters",
@@ -49,8 +60,12 @@ plans with proven quality, and writes them for schedulers and spreadsheets.`,
 	var cpuProfile string
 	root.PersistentFlags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile to `file`")
 	_ = root.PersistentFlags().MarkHidden("cpuprofile")
+	maxMemory := memoryFlag{bytes: memguard.DefaultLimit}
+	root.PersistentFlags().Var(&maxMemory, "max-memory", "stop cleanly when the memory in use passes `bytes`, such as 1536Mi or 8Gi (0: no limit)")
+	guard := &runGuard{}
 	var profFile *os.File
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
+		guard.g = startMemoryGuard(io, maxMemory.bytes)
 		if cpuProfile == "" {
 			return nil
 		}
@@ -82,5 +97,5 @@ plans with proven quality, and writes them for schedulers and spreadsheets.`,
 		newSimulateCmd(io, nil),
 		newPlanCmd(io),
 	)
-	return root
+	return root, guard
 }
