@@ -2,6 +2,8 @@ package pipeline
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/capplan/capplan/datasets"
@@ -117,11 +119,21 @@ func (o *DAGInput) resolveMachines(src *dagSource) (*dagMachines, []plan.Input, 
 		if err != nil {
 			return nil, nil, err
 		}
+		if n := c.NumNodes(); n > MaxDAGMachines {
+			return nil, nil, fmt.Errorf("%s: %d nodes, more than %d machines, the most a DAG is scheduled on", o.ClusterPath, n, MaxDAGMachines)
+		}
 		m = dagClusterMachines(c)
 		inputs = append(inputs, plan.Input{Role: "cluster", Path: o.ClusterPath, SHA256: plan.Digest(data)})
 	case src.format == dagFormatAlibaba:
-		m = dagIdenticalMachines("alibaba", count, dagMergeCapacity(map[string]float64{"cpu": dags.AlibabaMachine[0], "mem": dags.AlibabaMachine[1]}, o.capacity))
+		base := map[string]float64{"cpu": dags.AlibabaMachine[0], "mem": dags.AlibabaMachine[1]}
+		if err := checkCapacityNames(src.path, base, o.capacity); err != nil {
+			return nil, nil, err
+		}
+		m = dagIdenticalMachines("alibaba", count, dagMergeCapacity(base, o.capacity))
 	case o.Machines > 0 || o.MachineCapacity != "":
+		if err := checkCapacityNames(src.path, src.largest, o.capacity); err != nil {
+			return nil, nil, err
+		}
 		m = dagIdenticalMachines("machine", count, dagMergeCapacity(src.largest, o.capacity))
 	case src.example:
 		data := datasets.ExampleFiles()["cluster.yaml"]
@@ -148,4 +160,15 @@ func dagMergeCapacity(base, over map[string]float64) map[string]float64 {
 		out[r] = v
 	}
 	return out
+}
+
+// checkCapacityNames refuses a --machine-capacity resource that the
+// input's tasks do not use: it would be ignored, which hides a typo.
+func checkCapacityNames(path string, known, capacity map[string]float64) error {
+	for _, r := range slices.Sorted(maps.Keys(capacity)) {
+		if _, ok := known[r]; !ok {
+			return optionErrorf("invalid --machine-capacity %s: no task of %s uses resource %q (resources: %s)", r, path, r, strings.Join(slices.Sorted(maps.Keys(known)), ", "))
+		}
+	}
+	return nil
 }

@@ -15,18 +15,18 @@ var AlibabaMachine = []float64{96, 100}
 
 // AlibabaOptions tune ReadAlibabaRows and ParseAlibaba.
 type AlibabaOptions struct {
-	// MaxTasks and MaxEdges bound one job's expansion (0: DefaultMaxTasks,
-	// DefaultMaxEdges); larger jobs are rejected.
+	// MaxTasks and MaxEdges bound one job's expansion (0:
+	// AlibabaMaxTasks, AlibabaMaxEdges); larger jobs are rejected.
 	MaxTasks, MaxEdges int
 }
 
 // withDefaults fills in the default limits.
 func (o AlibabaOptions) withDefaults() AlibabaOptions {
 	if o.MaxTasks <= 0 {
-		o.MaxTasks = DefaultMaxTasks
+		o.MaxTasks = AlibabaMaxTasks
 	}
 	if o.MaxEdges <= 0 {
-		o.MaxEdges = DefaultMaxEdges
+		o.MaxEdges = AlibabaMaxEdges
 	}
 	return o
 }

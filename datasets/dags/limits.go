@@ -10,16 +10,24 @@ import (
 
 // Default per-job limits of the DAG loaders. A job beyond either is
 // rejected (Alibaba traces) or refused (workloads) before it is expanded;
-// --max-tasks and --max-edges raise them. Memory and time grow with
-// tasks + edges per job, times the jobs scheduled at once: at these
-// values `capplan dag schedule` on the Alibaba v2018 sample stays under
-// 2 GB of peak memory (README, make bench).
+// --max-tasks and --max-edges change them. Memory grows with tasks +
+// edges per job times the jobs scheduled at once (one per worker), and
+// time with tasks·(tasks + edges) for the heavier schedulers.
 const (
-	// DefaultMaxTasks bounds the tasks one job expands into.
+	// DefaultMaxTasks bounds the tasks one workload job expands into.
 	DefaultMaxTasks = 200_000
-	// DefaultMaxEdges bounds the task edges one job expands into. A
-	// barrier between stages of n and m tasks expands to n·m edges.
-	DefaultMaxEdges = 20_000_000
+	// DefaultMaxEdges bounds the task edges one workload job expands
+	// into (about 64 MB of DAG). A barrier between stages of n and m tasks
+	// expands to n·m edges.
+	DefaultMaxEdges = 2_000_000
+	// AlibabaMaxTasks and AlibabaMaxEdges are the defaults for the jobs of
+	// an Alibaba batch_task trace (AlibabaOptions{}). With them the
+	// README's `capplan dag schedule` of the v2018 sample keeps 1,710 of
+	// its 2,120 jobs (491,136 tasks) and peaks under 0.5 GB; at 20,000
+	// tasks and 1,000,000 edges it peaked at 1.66 GB and took six times
+	// as long (2 cores; make bench reports the figures).
+	AlibabaMaxTasks = 5_000
+	AlibabaMaxEdges = 200_000
 )
 
 // MaxJobTicks bounds the sum of a job's task durations, in ticks (2^53).

@@ -36,7 +36,8 @@ type WorkloadOptions struct {
 // stage per task, named by the task ID. Demands are in base units (cores,
 // bytes), in the order of resources; nil resources means the sorted union
 // of the resources the job names. It returns dag.ErrTooLarge (wrapped) when
-// the expansion exceeds opts.MaxEdges edges.
+// the expansion exceeds opts.MaxEdges edges, and a *dag.InputError when
+// the durations sum to more than MaxJobTicks ticks.
 func FromJob(j *datasets.Job, resources []string, opts WorkloadOptions) (*dag.DAG, error) {
 	if resources == nil {
 		resources = jobResources(j)
@@ -124,7 +125,14 @@ func FromJob(j *datasets.Job, resources []string, opts WorkloadOptions) (*dag.DA
 	if len(problems) > 0 {
 		return nil, &dag.InputError{Source: j.Name, Problems: problems}
 	}
-	return b.Build()
+	d, err := b.Build()
+	if err != nil {
+		return nil, err
+	}
+	if err := CheckTicks(d); err != nil {
+		return nil, err
+	}
+	return d, nil
 }
 
 // FromWorkload expands every job of w (see FromJob), in file order.

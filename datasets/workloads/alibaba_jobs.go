@@ -26,10 +26,18 @@ type Alibaba struct {
 	Rejected []sim.Rejection
 }
 
-// ReadAlibaba reads a batch_task CSV with the default per-job limits of
-// the DAG loaders; only read errors are errors.
+// W-ALI's per-job limits: a job of more tasks or task edges is rejected.
+// The simulator never expands a barrier into edges, so they are far above
+// the DAG commands' defaults (dags.AlibabaMaxTasks, AlibabaMaxEdges).
+const (
+	AlibabaMaxTasks = 200_000
+	AlibabaMaxEdges = 20_000_000
+)
+
+// ReadAlibaba reads a batch_task CSV with W-ALI's per-job limits; only
+// read errors are errors.
 func ReadAlibaba(name string, r io.Reader) (*Alibaba, error) {
-	rows, err := dags.ReadAlibabaRows(name, r, dags.AlibabaOptions{})
+	rows, err := dags.ReadAlibabaRows(name, r, dags.AlibabaOptions{MaxTasks: AlibabaMaxTasks, MaxEdges: AlibabaMaxEdges})
 	if err != nil {
 		return nil, fmt.Errorf("workloads: %w", err)
 	}
