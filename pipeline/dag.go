@@ -62,6 +62,11 @@ type DAGInput struct {
 	// Workers is the number of jobs processed at once (0: all cores);
 	// results do not depend on it.
 	Workers int
+	// MemoryLimit (bytes, 0: none) is the memory the run may use
+	// (--max-memory): DAGSchedule refuses, right after reading the input,
+	// schedules whose document is estimated beyond it (dagTaskBytes per
+	// task), instead of stopping at the limit after hours of work.
+	MemoryLimit uint64
 	// Rejected, when set, is called once with the input jobs (or lines)
 	// that were not taken, as soon as the input is read.
 	Rejected func(source string, rejected []plan.DAGRejection)

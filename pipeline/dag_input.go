@@ -195,6 +195,7 @@ func detectDAGFormat(path string, data []byte, forced string) (string, error) {
 // machines (the pool in pooled mode) and the machines themselves.
 type dagJob struct {
 	name     string
+	tasks    int
 	build    func() (*dag.DAG, error)
 	machines [][]float64
 	own      [][]float64
@@ -243,7 +244,7 @@ func buildDAGJobs(src *dagSource, m *dagMachines) ([]dagJob, []plan.DAGRejection
 			}
 			return nil, nil, fmt.Errorf("%s: job %s: %w", src.path, d.Name, err)
 		}
-		j := dagJob{name: d.Name, build: spec.build, machines: own, own: own, observed: spec.observed}
+		j := dagJob{name: d.Name, tasks: d.N(), build: spec.build, machines: own, own: own, observed: spec.observed}
 		if m.pooled {
 			j.machines = dag.Pool(own)
 		}

@@ -63,6 +63,11 @@ func validateDAGArgs(cmd *cobra.Command, args []string, in *pipeline.DAGInput) e
 	if len(args) == 1 {
 		in.Path = args[0]
 	}
+	if f := cmd.Flag("max-memory"); f != nil {
+		if m, ok := f.Value.(*memoryFlag); ok {
+			in.MemoryLimit = m.bytes
+		}
+	}
 	return nil
 }
 

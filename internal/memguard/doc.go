@@ -4,5 +4,6 @@
 // limit. The guard never changes a result: a run either finishes with the
 // same output as without it, or stops.
 //
-// It imports only the standard library; only the CLI uses it.
+// It imports only the standard library. The CLI runs the guard; the
+// pipeline formats its memory estimates with Bytes.
 package memguard
