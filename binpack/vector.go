@@ -9,8 +9,10 @@ type Amount interface{ ~int64 | ~float64 }
 // capacity: load_k + size_k ≤ capacity_k in every dimension k. A nil load
 // stands for an empty bin. This is the one fit test of capplan's packers;
 // tolerances, where a packer needs one, enter as a (negative) load. The
-// comparison is exact; sizes may be negative (vbp's triplet files). It
-// panics if the lengths differ. Cost O(len(size)).
+// comparison is exact, also where load_k + size_k leaves the range of
+// int64: a sum past the maximum exceeds every capacity and a sum past the
+// minimum is below every capacity. Sizes may be negative (vbp's triplet
+// files). It panics if the lengths differ. Cost O(len(size)).
 func Fits[T Amount](load, size, capacity []T) bool {
 	if len(capacity) != len(size) || (load != nil && len(load) != len(size)) {
 		panic("binpack: Fits: vectors of different length")
@@ -24,7 +26,12 @@ func Fits[T Amount](load, size, capacity []T) bool {
 		return true
 	}
 	for k, v := range size {
-		if load[k]+v > capacity[k] {
+		s := load[k] + v
+		switch {
+		case v > 0 && s < load[k]: // int64 overflow: above every capacity
+			return false
+		case v < 0 && s > load[k]: // int64 underflow: below every capacity
+		case s > capacity[k]:
 			return false
 		}
 	}

@@ -1,6 +1,11 @@
 package binpack
 
-import "testing"
+import (
+	"math"
+	"math/big"
+	"math/rand/v2"
+	"testing"
+)
 
 func TestDominates(t *testing.T) {
 	tests := []struct {
@@ -148,5 +153,59 @@ func TestCheapest(t *testing.T) {
 				t.Errorf("Cheapest(%v) = %d, want %d", tc.need, got, tc.want)
 			}
 		})
+	}
+}
+
+// TestFitsOverflow: sums past the int64 range are compared exactly. On
+// main, load 2^63−1 plus size 2^63−1 wrapped to −2 and "fitted" a
+// capacity of 2^63−1, so two full-node items shared one node.
+func TestFitsOverflow(t *testing.T) {
+	const maxI = math.MaxInt64
+	cases := []struct {
+		name                 string
+		load, size, capacity []int64
+		want                 bool
+	}{
+		{"full plus full", []int64{maxI}, []int64{maxI}, []int64{maxI}, false},
+		{"one past the maximum", []int64{maxI}, []int64{1}, []int64{maxI}, false},
+		{"exactly the maximum", []int64{maxI - 1}, []int64{1}, []int64{maxI}, true},
+		// −2^63 + (−1) is below every capacity: the item fits.
+		{"below the minimum", []int64{math.MinInt64}, []int64{-1}, []int64{0}, true},
+		{"second dimension overflows", []int64{0, maxI}, []int64{1, 1}, []int64{5, maxI}, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := Fits(tc.load, tc.size, tc.capacity); got != tc.want {
+				t.Errorf("Fits(%v, %v, %v) = %v, want %v", tc.load, tc.size, tc.capacity, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestSum checks the exact sum against math/big on sums that leave the
+// int64 range in both directions.
+func TestSum(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	for trial := 0; trial < 2000; trial++ {
+		var s Sum
+		want := new(big.Int)
+		for i := 0; i < 1+rng.IntN(6); i++ {
+			v := int64(rng.Uint64())
+			if rng.IntN(3) == 0 {
+				v = []int64{math.MaxInt64, math.MinInt64, -1, 0, 1}[rng.IntN(5)]
+			}
+			s.Add(v)
+			want.Add(want, big.NewInt(v))
+		}
+		if s.String() != want.String() {
+			t.Fatalf("sum %s, want %s", s, want)
+		}
+		c := int64(rng.Uint64())
+		if got, w := s.Cmp(c), want.Cmp(big.NewInt(c)); got != w {
+			t.Fatalf("%s cmp %d = %d, want %d", want, c, got, w)
+		}
+		if v, ok := s.Int64(); ok != want.IsInt64() || (ok && v != want.Int64()) {
+			t.Fatalf("Int64 of %s = %d, %v", want, v, ok)
+		}
 	}
 }

@@ -44,7 +44,9 @@ func decodeTree(ps *inputerr.List, data []byte) (tree any, ok bool) {
 			return nil, false
 		}
 	} else if js, err = yaml.YAMLToJSONStrict(data); err != nil {
-		reportYAMLError(ps, err)
+		if !isNonFiniteError(err) || !reportNonFinite(ps, data) {
+			reportYAMLError(ps, err)
+		}
 		return nil, false
 	}
 	if bytes.Contains(data, []byte("---")) && hasSecondDocument(data) {

@@ -119,14 +119,35 @@ func (o object) integer(key string, required bool, lo, hi int64) (int64, bool) {
 	return checkInteger(o.ps, o.at(key), n, lo, hi)
 }
 
-// seconds returns a finite non-negative number of seconds at key;
-// positive unless zeroOK.
+// Bounds of a time in seconds (durations, arrivals). A positive time is
+// at least MinSeconds, the finest tick capplan schedules and simulates in
+// (1 ms), so that it never rounds to nothing, and at most MaxSeconds
+// (10^9 s, about 31.7 years), so that every time converts to whole ticks
+// far inside int64.
+const (
+	MinSeconds = 1e-3
+	MaxSeconds = 1e9
+)
+
+// seconds returns a number of seconds at key, 0 or in [MinSeconds,
+// MaxSeconds]; positive unless zeroOK.
 func (o object) seconds(key string, required, zeroOK bool) (float64, bool) {
 	n, ok := o.number(key, required)
 	if !ok {
 		return 0, false
 	}
-	return checkFloat(o.ps, o.at(key), n, zeroOK, " seconds")
+	x, ok := checkFloat(o.ps, o.at(key), n, zeroOK, " seconds")
+	switch {
+	case !ok || x == 0:
+		return x, ok
+	case x < MinSeconds:
+		o.ps.Add(o.at(key), "%s seconds is shorter than 1ms (%g s), the finest tick capplan computes in%s", clip(n.String()), MinSeconds, map[bool]string{true: "; give 0 or at least 0.001", false: "; give at least 0.001"}[zeroOK])
+		return 0, false
+	case x > MaxSeconds:
+		o.ps.Add(o.at(key), "%s seconds is longer than %g seconds (about 31.7 years), the longest time capplan accepts", clip(n.String()), MaxSeconds)
+		return 0, false
+	}
+	return x, true
 }
 
 // list returns the list at key.

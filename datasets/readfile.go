@@ -17,6 +17,13 @@ import (
 // batch_task, openb CSVs) or refused with a message naming the limit.
 const MaxInputBytes = 1 << 30
 
+// MaxDocumentBytes is the default limit of ReadFile (limit 0): the size of
+// a YAML or JSON document (cluster, demand, workload, kubectl node list,
+// plan documents and schedules). Such a document is parsed whole into a
+// tree several times its size, so the limit keeps that tree within memory;
+// 256 MiB is a kubectl node list of tens of thousands of nodes.
+const MaxDocumentBytes = 256 << 20
+
 // Stdin is the path that names standard input.
 const Stdin = inputerr.Stdin
 
@@ -39,74 +46,121 @@ func UseStdin(r io.Reader) {
 	stdin.r, stdin.done, stdin.data, stdin.err = r, false, nil, nil
 }
 
-// readStdin reads standard input whole, once, up to limit+1 bytes.
-func readStdin(limit int64) ([]byte, error) {
+// readStdin reads standard input whole, once, up to MaxInputBytes+1 bytes;
+// callers apply their own limit to what it returns.
+func readStdin() ([]byte, error) {
 	stdin.Lock()
 	defer stdin.Unlock()
 	if !stdin.done {
-		stdin.data, stdin.err = io.ReadAll(io.LimitReader(stdin.r, limit+1))
+		stdin.data, stdin.err = readAll(io.LimitReader(stdin.r, MaxInputBytes+1), nil)
 		stdin.done = true
 	}
 	return stdin.data, stdin.err
 }
 
 // ReadFile reads one whole input file, or standard input when path is "-"
-// (read once per process, see UseStdin).
-// It refuses inputs over limit bytes (0 means MaxInputBytes) rather than
+// (read once per process, see UseStdin). It refuses inputs over limit
+// bytes (0 means MaxDocumentBytes; at most MaxInputBytes) rather than
 // exhausting memory, and names the file in every error, in the user's
-// words ("cluster.yaml: no such file").
+// words ("cluster.yaml: no such file"). A regular file larger than the
+// limit is refused before it is read; a device or pipe is read up to the
+// limit.
 func ReadFile(path string, limit int64) ([]byte, error) {
+	rc, name, err := Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	return ReadAll(rc, name, limit)
+}
+
+// ReadAll reads the rest of an input opened with Open, named name in
+// messages, under ReadFile's limit (0 means MaxDocumentBytes).
+func ReadAll(r io.Reader, name string, limit int64) ([]byte, error) {
 	if limit <= 0 {
-		limit = MaxInputBytes
+		limit = MaxDocumentBytes
 	}
-	name := inputerr.FileName(path)
+	limit = min(limit, MaxInputBytes)
+	size := int64(-1)
+	switch f := r.(type) {
+	case *os.File:
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+			if off, err := f.Seek(0, io.SeekCurrent); err == nil {
+				size = st.Size() - off
+			}
+		}
+	case *bytes.Reader: // standard input, already read
+		size = int64(f.Len())
+	}
+	if size > limit {
+		return nil, tooLarge(name, limit)
+	}
 	var data []byte
-	var err error
-	if path == Stdin {
-		data, err = readStdin(limit)
-	} else {
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %s", path, describeOpenError(err))
-		}
-		defer f.Close()
-		if st, err := f.Stat(); err == nil && st.IsDir() {
-			return nil, fmt.Errorf("%s: is a directory, not an input file", path)
-		}
-		data, err = io.ReadAll(io.LimitReader(f, limit+1))
-		if err != nil {
-			return nil, fmt.Errorf("%s: reading: %v", name, err)
-		}
+	if size >= 0 {
+		// One allocation of the known size (+1 to see a file that grew).
+		data = make([]byte, 0, size+1)
 	}
+	data, err := readAll(io.LimitReader(r, limit+1), data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: reading: %v", name, err)
 	}
 	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("%s: larger than %d MiB, the limit for an input read whole", name, limit>>20)
+		return nil, tooLarge(name, limit)
 	}
 	return data, nil
 }
 
-// OpenInput opens an input file for streaming, or standard input when path
-// is "-" (read whole, see ReadFile, so that it can be read again). Errors
-// name the file in the user's words.
-func OpenInput(path string) (io.ReadCloser, error) {
-	if path == Stdin {
-		data, err := ReadFile(path, 0)
-		if err != nil {
-			return nil, err
+// readAll appends everything r yields to data, growing it as io.ReadAll
+// does.
+func readAll(r io.Reader, data []byte) ([]byte, error) {
+	for {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
 		}
-		return io.NopCloser(bytes.NewReader(data)), nil
+		n, err := r.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			return data, nil
+		}
+		if err != nil {
+			return data, err
+		}
+	}
+}
+
+// tooLarge is the error for an input over the whole-file limit.
+func tooLarge(name string, limit int64) error {
+	return fmt.Errorf("%s: larger than %d MiB, the limit for an input read whole (%w)", name, limit>>20, ErrTooLarge)
+}
+
+// ErrTooLarge is wrapped by the errors of inputs refused for their size.
+var ErrTooLarge = errors.New("input too large")
+
+// Open opens one input for streaming, or standard input when path is "-"
+// (read whole once, see UseStdin, so that it can be read again), with
+// ReadFile's messages; name is how messages call it ("standard input" or
+// the path). The caller closes it.
+func Open(path string) (rc io.ReadCloser, name string, err error) {
+	if path == Stdin {
+		name = inputerr.FileName(path)
+		data, err := readStdin()
+		if err != nil {
+			return nil, name, fmt.Errorf("%s: reading: %v", name, err)
+		}
+		if int64(len(data)) > MaxInputBytes {
+			return nil, name, tooLarge(name, MaxInputBytes)
+		}
+		return io.NopCloser(bytes.NewReader(data)), name, nil
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %s", path, describeOpenError(err))
+		return nil, path, fmt.Errorf("%s: %s", path, describeOpenError(err))
 	}
 	if st, err := f.Stat(); err == nil && st.IsDir() {
 		f.Close()
-		return nil, fmt.Errorf("%s: is a directory, not an input file", path)
+		return nil, path, fmt.Errorf("%s: is a directory, not an input file", path)
 	}
-	return f, nil
+	return f, path, nil
 }
 
 // describeOpenError says why a file could not be opened without Go's

@@ -22,6 +22,22 @@ const (
 	verifyTol = 1e-7
 )
 
+// MaxSimplexCells bounds the standard form the pure-Go backend takes, in
+// rows × columns (250,000): its row reduction costs O(m²·n) and every
+// pivot dense m×m solves, with no budget to stop it. Measured on the
+// CMMF of Google-like instances (2 loaded cores): 50 users × 10 types,
+// 160 × 519, 6 s for all rounds; 100 × 15, 315 × 1,339, 37 s; 500 × 50,
+// 1,177 × 16,197, minutes. Beyond it, Solve returns a *TooLargeError.
+const MaxSimplexCells = 250_000
+
+// TooLargeError is the pure-Go backend's error for a model beyond
+// MaxSimplexCells.
+type TooLargeError struct{ Rows, Cols int }
+
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("lp: the model has %d rows × %d columns in standard form, more than the %d cells the pure-Go simplex solves in reasonable time; use the clp backend", e.Rows, e.Cols, MaxSimplexCells)
+}
+
 // Simplex is the pure-Go backend: it converts the Model to standard form
 // (see toStdForm), removes linearly dependent rows (see independentRows),
 // and runs a two-phase simplex (see twoPhase) whose pivoting is done by
@@ -55,6 +71,9 @@ func (Simplex) Solve(m *Model) (*Solution, error) {
 	sf, err := toStdForm(m)
 	if err != nil {
 		return &Solution{Status: Infeasible}, err
+	}
+	if cells := len(sf.a) * len(sf.c); cells > MaxSimplexCells {
+		return nil, &TooLargeError{Rows: len(sf.a), Cols: len(sf.c)}
 	}
 	keep, err := independentRows(sf.a, sf.b)
 	if err != nil {

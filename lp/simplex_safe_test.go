@@ -29,3 +29,31 @@ func TestSafeSimplex(t *testing.T) {
 		t.Errorf("bad shape: opt %v, x %v, err %v; want ErrNumeric and no point", opt, x, err)
 	}
 }
+
+// TestSimplexTooLarge: a model beyond MaxSimplexCells is refused at once
+// with a *TooLargeError, and one within it is solved. On main, a
+// CMMF model of 500 users × 50 types ran for minutes with no budget.
+func TestSimplexTooLarge(t *testing.T) {
+	// max Σ x_j subject to Σ_j x_j ≤ 1 per row i, over m rows and n
+	// columns (every column in every row): m·(n + m slacks) cells.
+	build := func(m, n int) *Model {
+		md := &Model{}
+		terms := make([]Term, n)
+		for j := range terms {
+			terms[j] = Term{Var: md.AddVar(0, 1), Coef: 1}
+		}
+		md.SetObjective(terms, true)
+		for i := 0; i < m; i++ {
+			md.AddConstraint(terms, LE, float64(1+i))
+		}
+		return md
+	}
+	var big *TooLargeError
+	if _, err := (Simplex{}).Solve(build(600, 600)); !errors.As(err, &big) {
+		t.Fatalf("600 × 600 model: err %v, want a *TooLargeError", err)
+	}
+	sol, err := (Simplex{}).Solve(build(3, 4))
+	if err != nil || sol.Status != Optimal {
+		t.Fatalf("3 × 4 model: %v, %v", sol, err)
+	}
+}

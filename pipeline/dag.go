@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"fmt"
 	"maps"
 	"math"
 	"runtime"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/capplan/capplan/dag"
 	"github.com/capplan/capplan/datasets"
+	"github.com/capplan/capplan/datasets/dags"
 	"github.com/capplan/capplan/internal/kvlist"
 	"github.com/capplan/capplan/internal/par"
 	"github.com/capplan/capplan/plan"
@@ -60,6 +62,11 @@ type DAGInput struct {
 	// Workers is the number of jobs processed at once (0: all cores);
 	// results do not depend on it.
 	Workers int
+	// MemoryLimit (bytes, 0: none) is the memory the run may use
+	// (--max-memory): DAGSchedule refuses, right after reading the input,
+	// schedules whose document is estimated beyond it (dagTaskBytes per
+	// task), instead of stopping at the limit after hours of work.
+	MemoryLimit uint64
 	// Rejected, when set, is called once with the input jobs (or lines)
 	// that were not taken, as soon as the input is read.
 	Rejected func(source string, rejected []plan.DAGRejection)
@@ -73,6 +80,19 @@ type DAGInput struct {
 	// (DAGSchedulePart, DAGBoundsPart, DAGCheckPart).
 	shard *dagShard
 }
+
+// Default per-job limits of the DAG commands (see datasets/dags).
+const (
+	DefaultMaxTasks = dags.DefaultMaxTasks
+	DefaultMaxEdges = dags.DefaultMaxEdges
+	AlibabaMaxTasks = dags.AlibabaMaxTasks
+	AlibabaMaxEdges = dags.AlibabaMaxEdges
+)
+
+// MaxDAGMachines bounds the machines of the DAG commands: the schedulers
+// and bounds cost O(tasks·machines) per pass, and no job of the default
+// limits has more tasks than this.
+const MaxDAGMachines = 100_000
 
 // validate checks the options and parses MachineCapacity.
 func (o *DAGInput) validate() error {
@@ -90,8 +110,8 @@ func (o *DAGInput) validate() error {
 		return optionErrorf("--example is a workload; --format %s does not apply", o.Format)
 	case o.Machines < 0:
 		return optionErrorf("invalid --machines %d: want at least 1", o.Machines)
-	case o.Machines > datasets.MaxNodes:
-		return optionErrorf("invalid --machines %d: at most %d", o.Machines, datasets.MaxNodes)
+	case o.Machines > MaxDAGMachines:
+		return fmt.Errorf("--machines %d: more than %d machines, the most a DAG is scheduled on (every scheduler scans the machines for every task)", o.Machines, MaxDAGMachines)
 	case o.ClusterPath != "" && (o.Machines > 0 || o.MachineCapacity != ""):
 		return optionErrorf("--cluster cannot be combined with --machines or --machine-capacity")
 	case o.MaxTasks < 0 || o.MaxEdges < 0:
@@ -126,6 +146,9 @@ func parseMachineCapacity(s string) (map[string]float64, error) {
 		x := datasets.Base(q)
 		if x < 0 || math.IsNaN(x) || math.IsInf(x, 0) {
 			return nil, optionErrorf("invalid --machine-capacity %s=%s: want a quantity ≥ 0", k, q.String())
+		}
+		if _, exact := datasets.Milli(q); !exact {
+			return nil, optionErrorf("invalid --machine-capacity %s=%s: want a whole number of thousandths of at most about 9.2e15 units, as in input files", k, q.String())
 		}
 		out[k] = x
 	}

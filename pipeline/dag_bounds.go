@@ -35,10 +35,14 @@ func DAGBounds(o DAGBoundsOptions) (*plan.DAGBounds, error) {
 	ld.machines.annotate(&doc.Header)
 	err = o.Input.forEachJob(len(ld.jobs), func(i int) error {
 		j := &ld.jobs[i]
-		b := dag.LowerBounds(j.d, j.machines)
-		info := newDAGJobInfo(j.d, b)
+		d, err := j.dag()
+		if err != nil {
+			return err
+		}
+		b := dag.LowerBounds(d, j.machines)
+		info := newDAGJobInfo(d, b)
 		if j.observed != nil {
-			span := j.d.Seconds(*j.observed)
+			span := d.Seconds(*j.observed)
 			g := dag.Gap(*j.observed, b.Best)
 			info.ObservedSpan, info.ObservedGap = &span, &g
 		}

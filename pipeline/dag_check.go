@@ -76,7 +76,7 @@ func DAGCheck(o DAGCheckOptions) (*plan.DAGCheck, error) {
 	if err != nil {
 		return nil, err
 	}
-	matched = takeShard(o.Input.shard, matched, func(m dagMatch) *dag.DAG { return jobs[m.job].d })
+	matched = takeShard(o.Input.shard, matched, func(m dagMatch) *dag.DAG { return jobs[m.job].costDAG() })
 	flags := map[string]string{}
 	o.Input.flags(flags)
 	inputs = append(append(src.inputs, inputs...), plan.Input{Role: "schedule", Path: o.SchedulePath, SHA256: plan.Digest(data)})
@@ -93,7 +93,11 @@ func DAGCheck(o DAGCheckOptions) (*plan.DAGCheck, error) {
 	err = o.Input.forEachJob(len(matched), func(i int) error {
 		m := matched[i]
 		j := &jobs[m.job]
-		d, s, err := dagObservedSchedule(o.SchedulePath, j.d, len(j.machines), names, ob.jobs[m.observed])
+		d, err := j.dag()
+		if err != nil {
+			return err
+		}
+		d, s, err := dagObservedSchedule(o.SchedulePath, d, len(j.machines), names, ob.jobs[m.observed])
 		if err != nil {
 			return err
 		}
@@ -115,7 +119,7 @@ type dagMatch struct{ observed, job int }
 func matchDAGObserved(ob *dagObserved, src *dagSource, jobs []dagJob, rejected []plan.DAGRejection) ([]dagMatch, error) {
 	byName := map[string]int{}
 	for i, j := range jobs {
-		byName[j.d.Name] = i
+		byName[j.name] = i
 	}
 	if len(ob.jobs) == 1 && ob.jobs[0].name == "" {
 		if len(jobs) != 1 {

@@ -2,9 +2,10 @@ package pipeline
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
-	"github.com/capplan/capplan/dag"
 	"github.com/capplan/capplan/datasets"
 	"github.com/capplan/capplan/datasets/dags"
 	"github.com/capplan/capplan/internal/inputerr"
@@ -121,14 +122,24 @@ func (o *DAGInput) resolveMachines(src *dagSource) (*dagMachines, []plan.Input, 
 		if err != nil {
 			return nil, nil, err
 		}
+		if n := c.NumNodes(); n > MaxDAGMachines {
+			return nil, nil, fmt.Errorf("%s: %d nodes, more than %d machines, the most a DAG is scheduled on", inputerr.FileName(o.ClusterPath), n, MaxDAGMachines)
+		}
 		// No demand says what tolerates a taint: NoSchedule and NoExecute
 		// nodes are left out.
 		m = dagClusterMachines(datasets.Schedulable(c, nil))
 		inputs = append(inputs, plan.Input{Role: "cluster", Path: o.ClusterPath, SHA256: plan.Digest(data)})
 	case src.format == dagFormatAlibaba:
-		m = dagIdenticalMachines("alibaba", count, dagMergeCapacity(map[string]float64{"cpu": dags.AlibabaMachine[0], "mem": dags.AlibabaMachine[1]}, o.capacity))
+		base := map[string]float64{"cpu": dags.AlibabaMachine[0], "mem": dags.AlibabaMachine[1]}
+		if err := checkCapacityNames(src.path, base, o.capacity); err != nil {
+			return nil, nil, err
+		}
+		m = dagIdenticalMachines("alibaba", count, dagMergeCapacity(base, o.capacity))
 	case o.Machines > 0 || o.MachineCapacity != "":
-		m = dagIdenticalMachines("machine", count, dagMergeCapacity(dagLargestDemands(src.dags), o.capacity))
+		if err := checkCapacityNames(src.path, src.largest, o.capacity); err != nil {
+			return nil, nil, err
+		}
+		m = dagIdenticalMachines("machine", count, dagMergeCapacity(src.largest, o.capacity))
 	case src.example:
 		data := datasets.ExampleFiles()["cluster.yaml"]
 		c, err := datasets.ParseCluster("example:cluster.yaml", data, datasets.LoadOptions{})
@@ -164,17 +175,13 @@ func dagMergeCapacity(base, over map[string]float64) map[string]float64 {
 	return out
 }
 
-// dagLargestDemands is, per resource, the largest demand of any task of the
-// DAGs: the smallest machine every task fits.
-func dagLargestDemands(dags []*dag.DAG) map[string]float64 {
-	out := map[string]float64{}
-	for _, d := range dags {
-		for i := range d.Tasks {
-			for k, x := range d.Tasks[i].Demand {
-				r := d.Resources[k]
-				out[r] = max(out[r], x)
-			}
+// checkCapacityNames refuses a --machine-capacity resource that the
+// input's tasks do not use: it would be ignored, which hides a typo.
+func checkCapacityNames(path string, known, capacity map[string]float64) error {
+	for _, r := range slices.Sorted(maps.Keys(capacity)) {
+		if _, ok := known[r]; !ok {
+			return optionErrorf("invalid --machine-capacity %s: no task of %s uses resource %q (resources: %s)", r, path, r, strings.Join(slices.Sorted(maps.Keys(known)), ", "))
 		}
 	}
-	return out
+	return nil
 }

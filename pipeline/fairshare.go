@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -125,6 +126,10 @@ func FairShare(o FairShareOptions) (*FairShareResult, error) {
 	var lpRes *lp.CMMFResult
 	if solver != nil {
 		if lpRes, err = lp.CMMF(p, solver); err != nil {
+			var big *lp.TooLargeError
+			if errors.As(err, &big) {
+				return nil, fmt.Errorf("iterative LP: %w (--lp-backend clp, in a build with -tags clp), or use --method flow, exact and fast at any size", err)
+			}
 			return nil, fmt.Errorf("iterative LP: %w", err)
 		}
 	}

@@ -36,7 +36,9 @@ func takeShard[T any](s *dagShard, items []T, dagOf func(T) *dag.DAG) []T {
 	}
 	costs := make([]int64, len(items))
 	for i := range items {
-		costs[i] = s.cost(dagOf(items[i]))
+		if d := dagOf(items[i]); d != nil { // nil: a job that fails to build, left to its shard to report
+			costs[i] = s.cost(d)
+		}
 	}
 	s.items = len(items)
 	s.split = splitLPT(costs, s.shard.Count, cmp.Compare[int])

@@ -322,7 +322,7 @@ func (w *workload) alibaba(o *SimulateOptions, p *params, data []byte) error {
 	if o.Load > 0 {
 		arrivals = "poisson"
 	}
-	rows, err := workloads.ParseAlibabaRows(inputerr.FileName(o.WorkloadPath), bytes.NewReader(data))
+	rows, err := workloads.ReadAlibaba(inputerr.FileName(o.WorkloadPath), bytes.NewReader(data))
 	if err != nil {
 		return err
 	}

@@ -28,9 +28,15 @@ type SizeOptions struct {
 	NodeTypes string
 	// Seed drives the randomised heuristics.
 	Seed uint64
+	// MaxItems bounds the containers a mix of node types is sized for
+	// (0: vbp.DefaultMaxMixedItems); one node type has no such limit.
+	MaxItems int
 	// Generator names the tool in the document header.
 	Generator string
 }
+
+// DefaultMaxMixedItems is the default SizeOptions.MaxItems.
+const DefaultMaxMixedItems = vbp.DefaultMaxMixedItems
 
 // nodeTypeCost is one NodeTypes entry: a node group and its cost.
 type nodeTypeCost struct {
@@ -83,6 +89,9 @@ func parseNodeTypeList(flag, s string) ([]nodeTypeCost, error) {
 //  3. check the packing independently (vbp.Check, vbp.CheckMixed) and
 //     build the document.
 func Size(o SizeOptions) (*plan.PackingPlan, error) {
+	if o.MaxItems < 0 {
+		return nil, optionErrorf("invalid --max-items %d: want a number of containers ≥ 1 (0: %d)", o.MaxItems, DefaultMaxMixedItems)
+	}
 	flags := map[string]string{"minNodes": "true"}
 	seed := int64(o.Seed)
 	h := plan.Header{Generator: o.Generator, Seed: &seed, Flags: flags}
@@ -114,7 +123,7 @@ func Size(o SizeOptions) (*plan.PackingPlan, error) {
 	h.Inputs = in.Inputs
 	annotate(&h, in.Cluster)
 	if len(types) > 1 || types[0].Priced {
-		return sizeMixed(h, o.Seed, in, types)
+		return sizeMixed(h, vbp.Options{Seed: o.Seed, MaxMixedItems: o.MaxItems}, in, types)
 	}
 	inst, dims, items, units, err := newSizingInstance(in.Cluster, in.Demand, types[0].Group)
 	if err != nil {
@@ -144,7 +153,7 @@ func sizeOneType(h plan.Header, seed uint64, inst *vbp.Instance, dims []string, 
 }
 
 // sizeMixed sizes with several node types and costs.
-func sizeMixed(h plan.Header, seed uint64, in *loaded, types []nodeTypeCost) (*plan.PackingPlan, error) {
+func sizeMixed(h plan.Header, opt vbp.Options, in *loaded, types []nodeTypeCost) (*plan.PackingPlan, error) {
 	groups := make([]string, len(types))
 	costs := make([]float64, len(types))
 	for i, t := range types {
@@ -154,7 +163,12 @@ func sizeMixed(h plan.Header, seed uint64, in *loaded, types []nodeTypeCost) (*p
 	if err != nil {
 		return nil, groupError(err)
 	}
-	res, err := vbp.SolveMixed(mi.Instance, vbp.Options{Seed: seed})
+	res, err := vbp.SolveMixed(mi.Instance, opt)
+	var many *vbp.TooManyItemsError
+	if errors.As(err, &many) {
+		return nil, fmt.Errorf("%s: %d containers, more than the %d a mix of node types is sized for (--max-items; its constructions grow with nodes × containers): raise --max-items, or size one node type (--node-type GROUP), which has no such limit",
+			in.Demand.Source, many.Items, many.Max)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -138,6 +138,12 @@ func (sw *stepWriter) style(f NumberFormat) (int, error) {
 // frozen, the table gets the sheet's autofilter, and charts may refer to
 // its columns by header.
 func (sw *stepWriter) write(t StepTable, col0 int, main bool) error {
+	if col0+len(t.Columns) > excelize.MaxColumns {
+		return fmt.Errorf("reports: sheet %q: %d columns, more than a sheet holds (%d)", t.Sheet, col0+len(t.Columns), excelize.MaxColumns)
+	}
+	if col0 == 0 && main && len(t.Rows) > streamRows {
+		return sw.stream(t)
+	}
 	f := sw.wb.f
 	if col0 == 0 {
 		if err := sw.wb.newSheet(t.Sheet); err != nil {

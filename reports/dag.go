@@ -310,16 +310,13 @@ func DAGRejectedTable(rs []plan.DAGRejection) Table {
 }
 
 // workbook builds a workbook from named tables; a table too long for a
-// sheet is an error.
+// sheet continues on further sheets (Workbook.AddTable).
 func workbook(title, subject, creator string, sheets []string, tables []Table) (*Workbook, error) {
 	wb, err := NewWorkbook(WorkbookProperties{Title: title, Subject: subject, Creator: creator})
 	if err != nil {
 		return nil, err
 	}
 	for i, t := range tables {
-		if len(t.Rows) >= maxSheetRows {
-			return nil, fmt.Errorf("reports: sheet %q: %d rows exceed the xlsx limit of %d", sheets[i], len(t.Rows), maxSheetRows-1)
-		}
 		if err := wb.AddTable(sheets[i], t); err != nil {
 			return nil, err
 		}

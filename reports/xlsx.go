@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -60,7 +62,10 @@ type sheetInfo struct {
 
 // NewWorkbook starts an empty workbook with the given properties.
 func NewWorkbook(props WorkbookProperties) (*Workbook, error) {
-	f := excelize.NewFile()
+	// TmpDir names no directory, so the stream writer of large tables
+	// keeps its XML in memory and never leaves a spill file behind (in
+	// /tmp) when a run is interrupted.
+	f := excelize.NewFile(excelize.Options{TmpDir: filepath.Join(os.DevNull, "capplan-no-spill")})
 	ts := props.Time
 	if ts.IsZero() {
 		ts = DefaultWorkbookTime
@@ -116,6 +121,9 @@ func (wb *Workbook) AddTable(sheet string, t Table) error {
 	if len(t.Header) == 0 {
 		return fmt.Errorf("reports: sheet %q: table has no columns", sheet)
 	}
+	if len(t.Header) > excelize.MaxColumns {
+		return fmt.Errorf("reports: sheet %q: %d columns, more than a sheet holds (%d)", sheet, len(t.Header), excelize.MaxColumns)
+	}
 	if wb.steps == nil {
 		wb.steps = &stepWriter{wb: wb, styles: map[NumberFormat]int{}}
 	}
@@ -151,11 +159,11 @@ func (wb *Workbook) newSheet(sheet string) error {
 	return nil
 }
 
-// cellName is the A1 reference of zero-based column j and row i.
+// cellName is the A1 reference of zero-based column j and row i, within
+// Excel's 16,384 columns and 1,048,576 rows (the writers keep to them).
 func cellName(j, i int) string {
 	ref, err := excelize.CoordinatesToCellName(j+1, i+1)
 	if err != nil {
-		// Only reachable beyond Excel's 16384 columns or 1048576 rows.
 		panic(fmt.Sprintf("reports: cell (%d, %d): %v", j, i, err))
 	}
 	return ref

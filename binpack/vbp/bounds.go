@@ -48,6 +48,14 @@ func (p *problem) bounds() Bounds {
 
 func ceilDiv(a, c int64) int64 { return (a + c - 1) / c }
 
+// Sample sizes of the bounds above quadraticItems items: the clique
+// orders' prefix and the number of L2 thresholds. They keep the bounds
+// O(n log n) with a bounded quadratic part.
+const (
+	cliqueScan   = 5000
+	l2Thresholds = 64
+)
+
 func (p *problem) l1() int {
 	best := 0
 	for k := 0; k < p.d; k++ {
@@ -74,7 +82,9 @@ func (p *problem) incompatible(i, j int) bool {
 
 // cliqueBound greedily grows cliques of pairwise incompatible items, from
 // several orders (by each dimension and by total normalised size,
-// decreasing), and returns the largest. Any clique is a lower bound.
+// decreasing), and returns the largest. Any clique is a lower bound, so
+// above quadraticItems items each order is cut to its first cliqueScan
+// (largest) items.
 func (p *problem) cliqueBound() int {
 	best := 0
 	order := make([]int, p.n)
@@ -90,6 +100,9 @@ func (p *problem) cliqueBound() int {
 		}
 		sort.SliceStable(order, func(a, b int) bool { return score(order[a]) > score(order[b]) })
 		var clique []int
+		if p.n > quadraticItems {
+			order = order[:cliqueScan] // any clique is a bound
+		}
 		for _, i := range order {
 			ok := true
 			for _, j := range clique {
@@ -114,7 +127,9 @@ func (p *problem) cliqueBound() int {
 //	L(K) = |J1| + |J2| + max(0, ⌈(Σ_J3 s − (|J2|·c − Σ_J2 s)) / c⌉)
 //
 // and L2 = max_K L(K). Items of J1 and J2 each need their own bin; J3 items
-// can only use the room left in J2 bins (J1 bins have room < K).
+// can only use the room left in J2 bins (J1 bins have room < K). Above
+// quadraticItems items, at most l2Thresholds values of K are tried (each
+// L(K) is a bound on its own).
 func (p *problem) l2(k int) int {
 	c := p.cap[k]
 	s := make([]int64, p.n)
@@ -127,6 +142,14 @@ func (p *problem) l2(k int) int {
 		if 2*v <= c && v > 0 && v != thr[len(thr)-1] {
 			thr = append(thr, v)
 		}
+	}
+	if p.n > quadraticItems && len(thr) > l2Thresholds {
+		// Every L(K) is a bound: evaluate an even spread of them.
+		spread := make([]int64, 0, l2Thresholds)
+		for t := 0; t < l2Thresholds; t++ {
+			spread = append(spread, thr[t*len(thr)/l2Thresholds])
+		}
+		thr = spread
 	}
 	best := 0
 	for _, K := range thr {

@@ -126,8 +126,12 @@ func (im *improver) place(x int) (out []int, ok bool) {
 		p.add(im.loads[bestB], x, 1)
 		return nil, true
 	}
-	// 2. Eject chain: y leaves b for c, x enters b.
+	// 2. Eject chain: y leaves b for c, x enters b. The budget is checked
+	// once per bin b: each costs at most |b|·B units.
 	for b := range im.bins {
+		if im.w.Over(im.stop) {
+			return nil, false
+		}
 		im.w.Add(1)
 		for yi, y := range im.bins[b] {
 			if !im.fitsWithout(b, x, y, -1) {
@@ -150,6 +154,9 @@ func (im *improver) place(x int) (out []int, ok bool) {
 	// returns the least volume.
 	bestB, bestY1, bestY2, bestV := -1, -1, -1, p.vol[x]-volEps
 	for b, bin := range im.bins {
+		if im.w.Over(im.stop) {
+			return nil, false
+		}
 		im.w.Add(1)
 		for a := range bin {
 			if va := p.vol[bin[a]]; va < bestV && im.fitsWithout(b, x, bin[a], -1) {

@@ -1,6 +1,10 @@
 package vbp
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+	"math/bits"
+)
 
 // Item is one item type of an instance: its size per dimension and how many
 // identical copies must be packed.
@@ -45,3 +49,44 @@ func (inst *Instance) Sizes() [][]int64 {
 // ErrInvalid is wrapped by errors about an instance that cannot be packed
 // or is inconsistent (dimension mismatch, item larger than a bin).
 var ErrInvalid = errors.New("vbp: invalid instance")
+
+// MaxTotal bounds the magnitudes of an instance in every dimension: each
+// capacity, and Σ Count·|size| over the item types (2^60). Within it every
+// load, volume, bound and product the solvers compute in int64 keeps a
+// factor of 8 of headroom, so none can overflow; a larger instance is
+// refused with an error wrapping ErrInvalid. (1 EiB in bytes is 2^60.)
+const MaxTotal = 1 << 60
+
+// checkTotals returns an error wrapping ErrInvalid when a capacity or the
+// total item size of a dimension exceeds MaxTotal.
+func checkTotals(capacities [][]int64, items []Item) error {
+	for _, caps := range capacities {
+		for k, c := range caps {
+			if c > MaxTotal || c < -MaxTotal {
+				return fmt.Errorf("%w: capacity %d in dimension %d is outside ±%d", ErrInvalid, c, k, int64(MaxTotal))
+			}
+		}
+	}
+	if len(capacities) == 0 {
+		return nil
+	}
+	for k := range capacities[0] {
+		var total uint64 // Σ Count·|size|, saturating past MaxTotal
+		for j, it := range items {
+			if k >= len(it.Size) || it.Count <= 0 {
+				continue
+			}
+			v := it.Size[k]
+			mag := uint64(v)
+			if v < 0 {
+				mag = -mag
+			}
+			hi, lo := bits.Mul64(mag, uint64(it.Count))
+			total += lo
+			if hi != 0 || lo > MaxTotal || total > MaxTotal {
+				return fmt.Errorf("%w: the items' total size in dimension %d is more than %d (from item type %d on)", ErrInvalid, k, int64(MaxTotal), j)
+			}
+		}
+	}
+	return nil
+}

@@ -3,13 +3,15 @@ package vbp
 import (
 	"fmt"
 	"math"
+
+	"github.com/capplan/capplan/binpack"
 )
 
 // CheckMixed verifies r against inst from scratch: every bin has a valid
 // type and at least one item, every item index is in range and packed
 // exactly once, on a type it is allowed on (MixedInstance.Allowed), in
-// every bin and dimension the summed sizes are at most
-// the type's capacity, no type has more than Max nodes (Max > 0), r.Count
+// every bin and dimension the summed sizes (exact: binpack.Sum) are at
+// most the type's capacity, no type has more than Max nodes (Max > 0), r.Count
 // equals the recount, r.Cost equals Σ_t Count[t]·Cost_t (relative 1e-9),
 // r.LowerBound does not exceed r.Cost and Optimal implies Cost meets the
 // bound. It returns a *CheckError (Bin, Item, Dim -1 when not
@@ -47,7 +49,7 @@ func CheckMixed(inst *MixedInstance, r *MixedResult) error {
 	allow := allowSets(inst)
 	seen := make([]bool, len(sizes))
 	count := make([]int, T)
-	load := make([]int64, d)
+	load := make([]binpack.Sum, d)
 	for b, bin := range r.Bins {
 		if bin.Type < 0 || bin.Type >= T {
 			return &CheckError{b, -1, -1, fmt.Sprintf("node type %d out of range", bin.Type)}
@@ -69,12 +71,12 @@ func CheckMixed(inst *MixedInstance, r *MixedResult) error {
 				return &CheckError{b, i, -1, fmt.Sprintf("item type %d not allowed on node type %d", kinds[i], bin.Type)}
 			}
 			for k, v := range sizes[i] {
-				load[k] += v
+				load[k].Add(v)
 			}
 		}
 		for k, l := range load {
-			if c := inst.Types[bin.Type].Capacity[k]; l > c {
-				return &CheckError{b, -1, k, fmt.Sprintf("load %d exceeds capacity %d of node type %d", l, c, bin.Type)}
+			if c := inst.Types[bin.Type].Capacity[k]; l.Cmp(c) > 0 {
+				return &CheckError{b, -1, k, fmt.Sprintf("load %s exceeds capacity %d of node type %d", l, c, bin.Type)}
 			}
 		}
 	}

@@ -92,6 +92,13 @@ func newMixedProblem(inst *MixedInstance) (*mixedProblem, error) {
 			mp.vol[k] += int64(it.Count) * v
 		}
 	}
+	caps := make([][]int64, T)
+	for t := range inst.Types {
+		caps[t] = inst.Types[t].Capacity
+	}
+	if err := checkTotals(caps, inst.Items); err != nil {
+		return nil, err
+	}
 	if err := checkAllowed(inst); err != nil {
 		return nil, err
 	}

@@ -109,7 +109,8 @@ func mixedConfigFor(seed uint64, maxWork int64) mixedConfig {
 // run also stops at the deadline (MixedResult.TimeLimitHit).
 //
 // Errors: malformed instances (including a malformed Allowed), and a
-// negative MaxWork or TimeLimit, wrap ErrInvalid; an item larger than
+// negative MaxWork or TimeLimit, wrap ErrInvalid, as does a
+// *TooManyItemsError for more than Options.MaxMixedItems items; an item larger than
 // every type it is allowed on gives an *ItemFitsNoTypeError; Max limits
 // that are too small give a *NodeLimitError, with Proven unset when only
 // the heuristics failed.
@@ -121,6 +122,11 @@ func SolveMixed(inst *MixedInstance, opt Options) (*MixedResult, error) {
 	maxWork, err := opt.maxWork(DefaultMixedMaxWork)
 	if err != nil {
 		return nil, err
+	}
+	if inst != nil {
+		if err := opt.checkMixedItems(inst); err != nil {
+			return nil, err
+		}
 	}
 	mp, err := newMixedProblem(inst)
 	if err != nil {

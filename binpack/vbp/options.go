@@ -2,6 +2,7 @@ package vbp
 
 import (
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/capplan/capplan/binpack/internal/work"
@@ -23,6 +24,50 @@ type Options struct {
 	// only on the instance and the options, on any machine and any
 	// GOMAXPROCS.
 	TimeLimit time.Duration
+	// MaxMixedItems bounds the items (Σ Count) SolveMixed accepts; 0
+	// means DefaultMaxMixedItems, negative values are invalid.
+	MaxMixedItems int
+}
+
+// DefaultMaxMixedItems is SolveMixed's default item limit. Its
+// constructions cost O(B·T·n·d) each and are not counted as work, so
+// this bounds its time instead: about ten seconds of one core at the
+// limit. Solve (one node type) has no such limit: its constructions run
+// within fit-test budgets.
+const DefaultMaxMixedItems = 10_000
+
+// TooManyItemsError is SolveMixed's error for an instance of more items
+// than Options.MaxMixedItems. It wraps ErrInvalid.
+type TooManyItemsError struct {
+	Items, Max int
+}
+
+func (e *TooManyItemsError) Error() string {
+	return fmt.Sprintf("vbp: %d items, more than the %d a mixed sizing takes", e.Items, e.Max)
+}
+
+func (e *TooManyItemsError) Unwrap() error { return ErrInvalid }
+
+// checkMixedItems returns a *TooManyItemsError when inst has more items
+// than opt allows.
+func (opt Options) checkMixedItems(inst *MixedInstance) error {
+	limit := opt.MaxMixedItems
+	switch {
+	case limit < 0:
+		return fmt.Errorf("%w: MaxMixedItems %d < 0", ErrInvalid, limit)
+	case limit == 0:
+		limit = DefaultMaxMixedItems
+	}
+	n := 0
+	for _, it := range inst.Items {
+		if it.Count > 0 {
+			n = min(n, math.MaxInt-it.Count) + it.Count // saturating
+		}
+	}
+	if n > limit {
+		return &TooManyItemsError{Items: n, Max: limit}
+	}
+	return nil
 }
 
 // maxWork returns opt.MaxWork, or def when it is 0; a negative MaxWork or

@@ -23,8 +23,9 @@ func (e *CheckError) Error() string {
 
 // Check verifies p against inst from scratch: every item index is in range
 // and appears exactly once, no bin is empty, and in every bin and dimension
-// the summed sizes are at most the capacity. It returns a *CheckError for
-// the first violation found. Cost O(n·d).
+// the summed sizes are at most the capacity, summed exactly (binpack.Sum:
+// no int64 overflow can hide a load above the capacity). It returns a
+// *CheckError for the first violation found. Cost O(n·d).
 func Check(inst *Instance, p Packing) error {
 	sizes := inst.Sizes()
 	d := len(inst.Capacity)
@@ -33,7 +34,7 @@ func Check(inst *Instance, p Packing) error {
 		if len(bin) == 0 {
 			return &CheckError{b, -1, -1, "empty bin"}
 		}
-		load := make([]int64, d)
+		load := make([]binpack.Sum, d)
 		for _, i := range bin {
 			if i < 0 || i >= len(sizes) {
 				return &CheckError{b, i, -1, "item index out of range"}
@@ -46,12 +47,12 @@ func Check(inst *Instance, p Packing) error {
 				return &CheckError{b, i, -1, "item dimension differs from capacity"}
 			}
 			for k := range load {
-				load[k] += sizes[i][k]
+				load[k].Add(sizes[i][k])
 			}
 		}
 		for k, l := range load {
-			if l > inst.Capacity[k] {
-				return &CheckError{b, -1, k, fmt.Sprintf("load %d exceeds capacity %d", l, inst.Capacity[k])}
+			if l.Cmp(inst.Capacity[k]) > 0 {
+				return &CheckError{b, -1, k, fmt.Sprintf("load %s exceeds capacity %d", l, inst.Capacity[k])}
 			}
 		}
 	}
@@ -99,6 +100,9 @@ func newProblem(inst *Instance) (*problem, error) {
 		if c <= 0 {
 			return nil, fmt.Errorf("%w: capacity[%d] = %d ≤ 0", ErrInvalid, k, c)
 		}
+	}
+	if err := checkTotals([][]int64{inst.Capacity}, inst.Items); err != nil {
+		return nil, err
 	}
 	p := &problem{d: d, cap: inst.Capacity, size: inst.Sizes(), neg: make([]bool, d)}
 	p.n = len(p.size)

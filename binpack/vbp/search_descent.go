@@ -95,6 +95,9 @@ func (s *searcher) descent() bool {
 	for pass := 0; pass < descentPasses && !s.w.Over(s.stop); pass++ {
 		improved := false
 		for b := range s.bins {
+			if s.w.Over(s.stop) { // checked per bin: one costs O(B) units
+				return changed
+			}
 			s.w.Add(len(s.bins))
 			for c := range s.bins {
 				if c == b {

@@ -74,16 +74,28 @@ type Result struct {
 type method struct {
 	name string
 	run  func(p *problem) Packing
+	// quadratic: the heuristic scans every remaining item for every item
+	// placed, O(n²·d), with no budget; Solve skips it above
+	// quadraticItems items.
+	quadratic bool
 }
+
+// quadraticItems is the item count above which Solve leaves out the
+// heuristics whose cost is quadratic in the items (bin-centric and
+// node-at-a-time greedies) and the lower bounds scan a bounded sample
+// (see cliqueBound and l2), so that a large instance (one class of 10^6
+// containers) costs O(n log n + budgets) instead of hours. The public
+// benchmark instances have at most a few thousand items.
+const quadraticItems = 20_000
 
 // methods are the deterministic constructive heuristics, by name.
 var methods = []method{
-	{"ffd-sum", func(p *problem) Packing { return p.ffd(keySum) }},
-	{"ffd-max", func(p *problem) Packing { return p.ffd(keyMax) }},
-	{"ffd-l2", func(p *problem) Packing { return p.ffd(keyL2) }},
-	{"dot-product", func(p *problem) Packing { return p.binCentric(scoreDot) }},
-	{"l2-norm", func(p *problem) Packing { return p.binCentric(scoreL2) }},
-	{"node-knapsack", func(p *problem) Packing { return p.nodeGreedy(nodeLimit) }},
+	{"ffd-sum", func(p *problem) Packing { return p.ffd(keySum) }, false},
+	{"ffd-max", func(p *problem) Packing { return p.ffd(keyMax) }, false},
+	{"ffd-l2", func(p *problem) Packing { return p.ffd(keyL2) }, false},
+	{"dot-product", func(p *problem) Packing { return p.binCentric(scoreDot) }, true},
+	{"l2-norm", func(p *problem) Packing { return p.binCentric(scoreL2) }, true},
+	{"node-knapsack", func(p *problem) Packing { return p.nodeGreedy(nodeLimit) }, true},
 }
 
 // Methods lists the names accepted by Construct.
@@ -141,7 +153,8 @@ func configFor(seed uint64, maxWork int64, search bool) solveConfig {
 // Work: one unit is about one bin or one fit test scanned by the
 // improvement and the search, or one node of the exact attempt (the
 // constructive heuristics are not counted: they are polynomial, O(n²·d)
-// each). Options.MaxWork (DefaultMaxWork when 0) is split among the
+// each, and above quadraticItems items only the first-fit ones run, each
+// within its own fit-test budget, see firstFit). Options.MaxWork (DefaultMaxWork when 0) is split among the
 // phases: each of the improveTop improvements may spend MaxWork/
 // improveShare units and the search MaxWork − MaxWork/searchShare (their
 // shares sum to MaxWork), each try of the exact attempt (at most
@@ -189,6 +202,9 @@ func solve(inst *Instance, cfg solveConfig, w *work.Counter) (*Result, error) {
 	}
 	var cands []cand
 	for _, m := range methods {
+		if p.n > quadraticItems && m.quadratic {
+			continue
+		}
 		if m.name == "node-knapsack" && p.n > solveNodeItems {
 			cands = append(cands, cand{m.name, p.nodeGreedy(nodeLimit * solveNodeItems / p.n)})
 			continue

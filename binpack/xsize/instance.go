@@ -84,6 +84,12 @@ func newInstance(p *Problem) (*instance, error) {
 		in.w[last] += p.Requests[i].Weight
 		in.class[i] = last
 	}
+	// More shapes than request classes never help: with one shape per
+	// class, every class is served by its own size, the cheapest shape
+	// that dominates it. So K beyond the class count is the same problem,
+	// and the algorithms, which size tables by K, see at most that many
+	// (a -k of 10^9 would otherwise allocate gigabytes).
+	in.k = max(1, min(in.k, len(in.size)))
 	in.nodes = maximalVectors(p.Nodes)
 	in.setupEligibility(classElig)
 	return in, nil

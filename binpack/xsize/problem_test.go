@@ -109,3 +109,35 @@ func TestParseCost(t *testing.T) {
 		t.Errorf("ParseCost(median) error = %v, want ErrInvalid", err)
 	}
 }
+
+// TestHugeK: a K far beyond the number of request classes solves as K =
+// classes, at once and with the same cost. On main, K = 10^9 made the
+// PTAS allocate tables of K rows and die out of memory.
+func TestHugeK(t *testing.T) {
+	p := &Problem{
+		Dims: []string{"cpu", "mem"}, Scale: []float64{1, 1}, K: 3, Cost: SumCost,
+		Nodes: [][]float64{{8, 8}},
+		Requests: []Request{
+			{Size: []float64{1, 2}, Weight: 3},
+			{Size: []float64{2, 1}, Weight: 1},
+			{Size: []float64{4, 4}, Weight: 2},
+		},
+	}
+	want, err := PTAS(p, PTASOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Each class its own shape: 3·(1+2) + 1·(2+1) + 2·(4+4) = 28.
+	if want.Cost != 28 {
+		t.Fatalf("cost with K = 3 classes: %v, want 28", want.Cost)
+	}
+	huge := *p
+	huge.K = 1_000_000_000
+	got, err := PTAS(&huge, PTASOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Cost != want.Cost || len(got.Shapes) > 3 {
+		t.Fatalf("K = 10^9: cost %v with %d shapes, want %v with at most 3", got.Cost, len(got.Shapes), want.Cost)
+	}
+}

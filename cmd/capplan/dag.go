@@ -43,8 +43,8 @@ func bindDAGInput(f *pflag.FlagSet, in *pipeline.DAGInput) {
 	f.IntVar(&in.Machines, "machines", 0, "schedule on `N` identical machines (PSPLIB: N copies of the file's machine, default 1; Alibaba: default 1 machine of 96 cores; workloads: needs -c or this)")
 	f.StringVar(&in.MachineCapacity, "machine-capacity", "", "capacity of each of the --machines as `resource=quantity,...`, e.g. cpu=16,memory=64Gi; resources not named keep the default (workloads: the largest demand of any task; Alibaba: cpu=96,mem=100)")
 	f.BoolVar(&in.Pool, "pool", false, "pooled mode: one machine with the summed capacity (ignores fragmentation); also reports the makespan on the machines")
-	f.IntVar(&in.MaxTasks, "max-tasks", 0, "reject (Alibaba) or refuse (workload) jobs with more than `n` tasks (0: 200000)")
-	f.IntVar(&in.MaxEdges, "max-edges", 0, "reject (Alibaba) or refuse (workload) jobs with more than `n` task edges (0: 20000000)")
+	f.IntVar(&in.MaxTasks, "max-tasks", 0, fmt.Sprintf("reject (Alibaba; 0: %d) or refuse (workload; 0: %d) jobs with more than `n` tasks", pipeline.AlibabaMaxTasks, pipeline.DefaultMaxTasks))
+	f.IntVar(&in.MaxEdges, "max-edges", 0, fmt.Sprintf("reject (Alibaba; 0: %d) or refuse (workload; 0: %d) jobs with more than `n` task edges", pipeline.AlibabaMaxEdges, pipeline.DefaultMaxEdges))
 	f.IntVar(&in.Workers, "workers", runtime.NumCPU(), "jobs processed in parallel (0: all cores; results do not depend on it)")
 }
 
@@ -62,6 +62,11 @@ func validateDAGArgs(cmd *cobra.Command, args []string, in *pipeline.DAGInput) e
 	}
 	if len(args) == 1 {
 		in.Path = args[0]
+	}
+	if f := cmd.Flag("max-memory"); f != nil {
+		if m, ok := f.Value.(*memoryFlag); ok {
+			in.MemoryLimit = m.bytes
+		}
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -25,6 +26,9 @@ const (
 	// exitCheckFailed: `capplan plan --check` found a file, an input or a
 	// result that does not verify.
 	exitCheckFailed = 4
+	// exitSignal plus the signal's number: a run interrupted by SIGINT
+	// (130) or SIGTERM (143), as shells report it.
+	exitSignal = 128
 )
 
 // usageErrorf marks an error in how the command was invoked, as a
@@ -42,7 +46,13 @@ func exitCode(err error) int {
 	}
 	var warned *planWarningsError
 	var failed *planCheckError
+	var interrupted *interruptedError
 	switch {
+	case errors.As(err, &interrupted):
+		if sig, ok := interrupted.sig.(syscall.Signal); ok {
+			return exitSignal + int(sig)
+		}
+		return exitFailure
 	case pipeline.IsOptionError(err) || isCobraUsage(err):
 		return exitUsage
 	case errors.As(err, &warned):
@@ -50,6 +60,8 @@ func exitCode(err error) int {
 	case errors.As(err, &failed):
 		return exitCheckFailed
 	}
+	// Everything else, including a run stopped at --max-memory and an
+	// input refused for its size, is a failure.
 	return exitFailure
 }
 

@@ -127,7 +127,7 @@ func jobExportRun(streams *ioStreams, o *jobExportOptions, out string, asJSON bo
 // shardedRun checks the command (a shardable capplan command line that
 // parses, writes with -o and has no shard flags) and derives the merge.
 func (o *jobExportOptions) shardedRun(command []string) (export.ShardedRun, error) {
-	root := newRootCmd(&ioStreams{In: strings.NewReader(""), Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}})
+	root, _ := newRootCmd(&ioStreams{In: strings.NewReader(""), Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}})
 	sub, rest, err := root.Find(command)
 	if err != nil || sub == nil || !slices.Contains(shardable, sub.CommandPath()) {
 		return export.ShardedRun{}, usageErrorf("the command after -- must be one of sweep, dag schedule, dag bounds, dag check (got %q)", strings.Join(command, " "))

@@ -15,7 +15,7 @@ const runMainEnv = "CAPPLAN_TEST_RUN_MAIN"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(runMainEnv) == "1" {
-		os.Exit(run(os.Args[1:], newIOStreams()))
+		os.Exit(runMain(os.Args[1:], newIOStreams()))
 	}
 	os.Exit(m.Run())
 }

@@ -55,12 +55,12 @@ no node can host are left out and counted. Existing files are not overwritten.`,
 }
 
 func importOpenB(streams *ioStreams, nodesPath, podsPath, dir string) error {
-	nf, err := datasets.OpenInput(nodesPath)
+	nf, _, err := datasets.Open(nodesPath)
 	if err != nil {
 		return err
 	}
 	defer nf.Close()
-	pf, err := datasets.OpenInput(podsPath)
+	pf, _, err := datasets.Open(podsPath)
 	if err != nil {
 		return err
 	}

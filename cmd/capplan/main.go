@@ -3,5 +3,5 @@ package main
 import "os"
 
 func main() {
-	os.Exit(run(os.Args[1:], newIOStreams()))
+	os.Exit(runMain(os.Args[1:], newIOStreams()))
 }

@@ -81,6 +81,8 @@ type views struct {
 
 // write writes the document as the flags ask: a table (to a terminal or
 // pipe), JSON, CSV, or a file by extension; plus the workbook with --xlsx.
+// A workbook is built before anything is written, so that a document it
+// cannot hold leaves no output at all.
 func (o *outputOptions) write(streams *ioStreams, v views) error {
 	if h, ok := v.doc.(interface{ DocumentHeader() *plan.Header }); ok {
 		reportInventory(streams, h.DocumentHeader())
@@ -94,12 +96,12 @@ func (o *outputOptions) write(streams *ioStreams, v views) error {
 	case o.Out != "":
 		format, _ = formatForPath(o.Out)
 	}
-	workbook := func(w io.Writer) error {
-		wb, err := v.workbook()
-		if err != nil {
+	var wb *reports.Workbook
+	if format == formatXLSX || o.XLSX != "" {
+		var err error
+		if wb, err = v.workbook(); err != nil {
 			return err
 		}
-		return wb.Write(w)
 	}
 	err := writeTo(streams.Out, o.Out, func(w io.Writer) error {
 		switch format {
@@ -108,7 +110,7 @@ func (o *outputOptions) write(streams *ioStreams, v views) error {
 		case formatCSV:
 			return v.csv(w)
 		case formatXLSX:
-			return workbook(w)
+			return wb.Write(w)
 		}
 		return v.text(w, o.Out == "" && streams.OutTerminal)
 	})
@@ -116,7 +118,12 @@ func (o *outputOptions) write(streams *ioStreams, v views) error {
 		return err
 	}
 	if o.XLSX != "" {
-		return writeTo(nil, o.XLSX, workbook)
+		if format == formatXLSX { // written once; -o FILE.xlsx --xlsx FILE2
+			if wb, err = v.workbook(); err != nil {
+				return err
+			}
+		}
+		return writeTo(nil, o.XLSX, wb.Write)
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -20,6 +21,7 @@ type packOptions struct {
 	// Sizing.
 	MinNodes  bool
 	NodeTypes []string
+	MaxItems  int
 	output    outputOptions
 }
 
@@ -83,6 +85,7 @@ Every plan is checked independently of the solver before it is written.`,
 	f.DurationVar(&opts.run.TimeLimit, "time-limit", 0, "ownership packing: opt-in wall-clock limit after which no new λ probe starts, such as 60s (0: none); recorded in the plan when it cuts the search")
 	f.BoolVar(&opts.MinNodes, "min-nodes", false, "size the cluster: the fewest nodes (cheapest mix) that host the forecast")
 	f.StringSliceVar(&opts.NodeTypes, "node-type", nil, "sizing: node `group`(s) to buy, each optionally with a cost per node: std or std=1,highmem=3.5")
+	f.IntVar(&opts.MaxItems, "max-items", 0, "sizing with several node types: refuse demands of more than `n` containers (0: "+strconv.Itoa(pipeline.DefaultMaxMixedItems)+")")
 	f.Uint64Var(&opts.run.Seed, "seed", 1, "random seed of the randomised heuristics")
 	opts.output.bind(f, "PackingPlan")
 	return cmd
@@ -120,6 +123,8 @@ func (o *packOptions) validate(cmd *cobra.Command, args []string) error {
 		return usageErrorf("ownership packing takes no positional argument (got %q)", args[0])
 	case len(o.NodeTypes) > 0:
 		return usageErrorf("--node-type applies to sizing (--min-nodes)")
+	case cmd.Flags().Changed("max-items"):
+		return usageErrorf("--max-items applies to sizing (--min-nodes)")
 	case cmd.Flags().Changed("mutable") && o.run.FromPath == "":
 		return usageErrorf("--mutable needs --from PLAN")
 	}
@@ -150,7 +155,7 @@ func ownershipRun(o *packOptions) error {
 
 // sizingRun is `capplan pack --min-nodes`.
 func sizingRun(o *packOptions, args []string) error {
-	so := pipeline.SizeOptions{Seed: o.run.Seed, Generator: generator()}
+	so := pipeline.SizeOptions{Seed: o.run.Seed, MaxItems: o.MaxItems, Generator: generator()}
 	if len(args) == 1 {
 		so.VBPPath = args[0]
 	} else {

@@ -145,7 +145,8 @@ func TestDocumentedCommands(t *testing.T) {
 		}
 	}
 	lines := readmeLines(t, filepath.Join(repo, "README.md"))
-	lines = append(lines, helpLines(newRootCmd(newIOStreams()))...)
+	root, _ := newRootCmd(newIOStreams())
+	lines = append(lines, helpLines(root)...)
 	if len(lines) < 40 {
 		t.Fatalf("found only %d command lines", len(lines))
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/capplan/capplan/datasets"
+	"github.com/capplan/capplan/internal/memguard"
 	"github.com/capplan/capplan/pipeline"
 )
 
@@ -16,9 +17,10 @@ import (
 // usage error).
 func run(args []string, io *ioStreams) int {
 	datasets.UseStdin(io.In)
-	root := newRootCmd(io)
+	root, guard := newRootCmd(io)
 	root.SetArgs(args)
 	cmd, err := root.ExecuteC()
+	guard.stop()
 	code := exitCode(err)
 	if err != nil {
 		fmt.Fprintf(io.ErrOut, "capplan: %s\n", userMessage(err))
@@ -29,7 +31,16 @@ func run(args []string, io *ioStreams) int {
 	return code
 }
 
-func newRootCmd(io *ioStreams) *cobra.Command {
+// runGuard holds the --max-memory guard of one run.
+type runGuard struct{ g *memguard.Guard }
+
+func (r *runGuard) stop() {
+	if r.g != nil {
+		r.g.Stop()
+	}
+}
+
+func newRootCmd(io *ioStreams) (*cobra.Command, *runGuard) {
 	root := &cobra.Command{
 		Use:   "capplan <command> [flags]",
 		Short: "Offline planning and capacity optimization for shared compute clusters",
@@ -51,11 +62,15 @@ plans with proven quality, and writes them for schedulers and spreadsheets.`,
 	var cpuProfile string
 	root.PersistentFlags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile to `file`")
 	_ = root.PersistentFlags().MarkHidden("cpuprofile")
+	maxMemory := memoryFlag{bytes: memguard.DefaultLimit}
+	root.PersistentFlags().Var(&maxMemory, "max-memory", "stop cleanly when the memory in use passes `bytes`, such as 1536Mi or 8Gi (0: no limit)")
+	guard := &runGuard{}
 	var profFile *os.File
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
 		if err := checkStdin(cmd, args); err != nil {
 			return err
 		}
+		guard.g = startMemoryGuard(io, maxMemory.bytes)
 		if cpuProfile == "" {
 			return nil
 		}
@@ -89,5 +104,5 @@ plans with proven quality, and writes them for schedulers and spreadsheets.`,
 		newSweepCmd(io),
 		newMergeCmd(io),
 	)
-	return root
+	return root, guard
 }

@@ -43,7 +43,9 @@ const (
 // ParsePSPLIB reads a PSPLIB single-mode .sm file; name is used in
 // messages. Every problem found is reported in one *dag.InputError: missing
 // sections, multi-mode jobs, non-renewable resources, job numbers out of
-// range, dummies with work. Cost O(size of the file).
+// range, dummies with work, a job count the file's rows cannot hold, and
+// durations summing to more than MaxJobTicks. Cost O(size of the file):
+// nothing is sized by a count the file merely claims.
 func ParsePSPLIB(name string, r io.Reader) (*PSPLIB, error) {
 	var (
 		problems           []string
@@ -146,6 +148,12 @@ func ParsePSPLIB(name string, r io.Reader) (*PSPLIB, error) {
 	if nonRenewable > 0 || dbl > 0 {
 		problems = append(problems, fmt.Sprintf("%d non-renewable and %d doubly constrained resources are not supported", nonRenewable, dbl))
 	}
+	if jobs > len(succ)+len(dur) {
+		// Every job needs a precedence row and a request row: checked
+		// before anything is sized by the claimed count (a row or two
+		// missing are listed job by job below).
+		problems = append(problems, fmt.Sprintf("\"jobs (incl. supersource/sink)\" says %d jobs, but the file has %d precedence rows and %d request rows", jobs, len(succ), len(dur)))
+	}
 	if len(problems) > 0 {
 		return nil, &dag.InputError{Source: name, Problems: problems}
 	}
@@ -194,6 +202,9 @@ func ParsePSPLIB(name string, r io.Reader) (*PSPLIB, error) {
 	}
 	d, err := b.Build()
 	if err != nil {
+		return nil, err
+	}
+	if err := CheckTicks(d); err != nil {
 		return nil, err
 	}
 	p.DAG = d

@@ -98,3 +98,33 @@ func TestParsePSPLIBTable(t *testing.T) {
 		t.Fatalf("duplicate row: got %v", err)
 	}
 }
+
+// TestParsePSPLIBHostile: header counts and durations that would make the
+// parser or the dag arithmetic run away are refused with a problem. On
+// main, a header claiming 10^12 jobs looped over them all (and a map sized
+// by the count), and durations near the int64 limit were accepted, their
+// sum overflowing in the bounds.
+func TestParsePSPLIBHostile(t *testing.T) {
+	cases := []struct {
+		name, from, to, want string
+	}{
+		{"10^12 jobs", "jobs (incl. supersource/sink ):  5", "jobs (incl. supersource/sink ):  1000000000000", "says 1000000000000 jobs, but the file has 5 precedence rows"},
+		// 2^62 + 2^62 = 2^63 ticks: past MaxJobTicks (and int64).
+		{"durations near the int64 limit", "  2      1     3       4    1\n  3      1     2       2    2",
+			"  2      1     4611686018427387904       4    1\n  3      1     4611686018427387904       2    2", "task durations sum to more than"},
+		{"one duration past 2^53", "  4      1     4       1    3", "  4      1     9007199254740993       1    3", "task durations sum to more than"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			in := strings.Replace(tinySM, tc.from, tc.to, 1)
+			if in == tinySM {
+				t.Fatal("the case changes nothing")
+			}
+			_, err := ParsePSPLIB("tiny.sm", strings.NewReader(in))
+			var ie *dag.InputError
+			if !errors.As(err, &ie) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want an InputError containing %q", err, tc.want)
+			}
+		})
+	}
+}

@@ -12,10 +12,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 )
 
-// DefaultMaxEdges bounds the task edges a loader expands one job into. A
-// barrier between stages of n and m tasks expands to n·m edges.
-const DefaultMaxEdges = 20_000_000
-
 // unitTol is the relative tolerance under which a duration in seconds
 // counts as a whole number of ticks.
 const unitTol = 1e-9
@@ -40,7 +36,8 @@ type WorkloadOptions struct {
 // stage per task, named by the task ID. Demands are in base units (cores,
 // bytes), in the order of resources; nil resources means the sorted union
 // of the resources the job names. It returns dag.ErrTooLarge (wrapped) when
-// the expansion exceeds opts.MaxEdges edges.
+// the expansion exceeds opts.MaxEdges edges, and a *dag.InputError when
+// the durations sum to more than MaxJobTicks ticks.
 func FromJob(j *datasets.Job, resources []string, opts WorkloadOptions) (*dag.DAG, error) {
 	if resources == nil {
 		resources = jobResources(j)
@@ -128,7 +125,14 @@ func FromJob(j *datasets.Job, resources []string, opts WorkloadOptions) (*dag.DA
 	if len(problems) > 0 {
 		return nil, &dag.InputError{Source: j.Name, Problems: problems}
 	}
-	return b.Build()
+	d, err := b.Build()
+	if err != nil {
+		return nil, err
+	}
+	if err := CheckTicks(d); err != nil {
+		return nil, err
+	}
+	return d, nil
 }
 
 // FromWorkload expands every job of w (see FromJob), in file order.

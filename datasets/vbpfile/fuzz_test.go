@@ -3,6 +3,7 @@ package vbpfile
 import (
 	"bytes"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -65,11 +66,20 @@ func checkInstance(t *testing.T, inst *vbp.Instance) {
 		}
 	}
 	total := 0
+	volume := make([]float64, d) // exact enough: an overflow would show
 	for i, it := range inst.Items {
 		if len(it.Size) != d || it.Count < 0 {
 			t.Fatalf("item %d: %+v", i, it)
 		}
 		total += it.Count
+		for k, v := range it.Size {
+			volume[k] += float64(it.Count) * math.Abs(float64(v))
+		}
+	}
+	for k, c := range inst.Capacity {
+		if c > vbp.MaxTotal || volume[k] > vbp.MaxTotal {
+			t.Fatalf("dimension %d: capacity %d, total size %g beyond vbp.MaxTotal", k, c, volume[k])
+		}
 	}
 	if total > MaxItems || total != inst.NumItems() {
 		t.Fatalf("%d items (NumItems %d)", total, inst.NumItems())

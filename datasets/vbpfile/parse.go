@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 	"strings"
 
@@ -78,9 +77,11 @@ func tokens(name string, r io.Reader) ([]token, int, error) {
 // Caprara-triplet files of the public set contain negative coordinates
 // (the generator's third item of a triplet can undershoot), and the
 // capacity constraint Σ ≤ c is still well defined. Any malformed or
-// trailing input, or more than MaxItems items, gives a *ParseError naming
-// name and the line. Sizes
-// larger than the capacity are accepted here and rejected by vbp.Solve.
+// trailing input, more than MaxItems items, or a capacity, size or total
+// size Σ count·|size| of a dimension beyond vbp.MaxTotal (where int64
+// arithmetic could overflow), gives a *ParseError naming name and the
+// line. Sizes larger than the capacity are accepted here and rejected by
+// vbp.Solve.
 // The instance's Name is name. Cost O(input size).
 func Parse(name string, r io.Reader) (*vbp.Instance, error) {
 	toks, last, err := tokens(name, r)
@@ -111,6 +112,9 @@ func Parse(name string, r io.Reader) (*vbp.Instance, error) {
 		if inst.Capacity[k], err = next(fmt.Sprintf("capacity[%d]", k), 1); err != nil {
 			return nil, err
 		}
+		if inst.Capacity[k] > vbp.MaxTotal {
+			return nil, &ParseError{name, toks[pos-1].line, fmt.Sprintf("capacity[%d] = %d is larger than %d, the largest amount capplan packs exactly", k, inst.Capacity[k], int64(vbp.MaxTotal))}
+		}
 	}
 	m, err := next("item type count", 0)
 	if err != nil {
@@ -120,12 +124,16 @@ func Parse(name string, r io.Reader) (*vbp.Instance, error) {
 		return nil, &ParseError{name, toks[pos-1].line, fmt.Sprintf("item type count %d exceeds the input", m)}
 	}
 	inst.Items = make([]vbp.Item, m)
-	var total int64 // Σ counts so far
+	var total int64            // Σ counts so far
+	volume := make([]int64, d) // Σ count·|size| per dimension so far, ≤ vbp.MaxTotal
 	for i := range inst.Items {
 		sz := make([]int64, d)
 		for k := range sz {
-			if sz[k], err = next(fmt.Sprintf("item %d size[%d]", i, k), math.MinInt64); err != nil {
+			if sz[k], err = next(fmt.Sprintf("item %d size[%d]", i, k), -vbp.MaxTotal); err != nil {
 				return nil, err
+			}
+			if sz[k] > vbp.MaxTotal {
+				return nil, &ParseError{name, toks[pos-1].line, fmt.Sprintf("item %d size[%d] = %d is larger than %d, the largest amount capplan packs exactly", i, k, sz[k], int64(vbp.MaxTotal))}
 			}
 		}
 		q, err := next(fmt.Sprintf("item %d count", i), 0)
@@ -136,6 +144,13 @@ func Parse(name string, r io.Reader) (*vbp.Instance, error) {
 			return nil, &ParseError{name, toks[pos-1].line, fmt.Sprintf("item %d count %d brings the items to more than %d", i, q, MaxItems)}
 		}
 		total += q
+		for k, v := range sz {
+			mag := max(v, -v)
+			if mag > 0 && q > (vbp.MaxTotal-volume[k])/mag {
+				return nil, &ParseError{name, toks[pos-1].line, fmt.Sprintf("item %d brings the total size in dimension %d to more than %d, the largest amount capplan packs exactly", i, k, int64(vbp.MaxTotal))}
+			}
+			volume[k] += q * mag
+		}
 		inst.Items[i] = vbp.Item{Size: sz, Count: int(q)}
 	}
 	if pos < len(toks) {

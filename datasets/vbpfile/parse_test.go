@@ -105,3 +105,32 @@ func TestParseSummary(t *testing.T) {
 		}
 	}
 }
+
+// TestParseRange: amounts where int64 sums could overflow are refused
+// with the line. On main, a capacity and two items of 2^63−1 were read,
+// and `capplan pack --min-nodes` put both items on one node (the load
+// wrapped to −2) and exited 0.
+func TestParseRange(t *testing.T) {
+	cases := []struct {
+		name, in string
+		line     int
+	}{
+		{"capacity at the int64 limit", "1\n9223372036854775807\n1\n1 2\n", 2},
+		{"size beyond MaxTotal", "1\n10\n1\n1152921504606846977 1\n", 4},
+		{"size below −MaxTotal", "1\n10\n1\n-1152921504606846977 1\n", 4},
+		// 2 · 2^59 = 2^60 is the limit; a third copy passes it.
+		{"total beyond MaxTotal", "1\n1152921504606846976\n2\n576460752303423488 2\n576460752303423488 1\n", 5},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse("x.vbp", strings.NewReader(tc.in))
+			var pe *ParseError
+			if !errors.As(err, &pe) || pe.Line != tc.line {
+				t.Fatalf("err = %v, want a ParseError at line %d", err, tc.line)
+			}
+		})
+	}
+	if _, err := Parse("x.vbp", strings.NewReader("1\n1152921504606846976\n1\n576460752303423488 2\n")); err != nil {
+		t.Errorf("a total of exactly MaxTotal: %v", err)
+	}
+}

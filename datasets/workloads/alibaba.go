@@ -16,7 +16,7 @@ const AlibabaUsers = 10
 const AlibabaMachines = 100
 
 // AlibabaResources are the resources of dags.ParseAlibaba and
-// ParseAlibabaRows.
+// ReadAlibaba.
 var AlibabaResources = []string{"cpu", "mem"}
 
 // AlibabaUser returns the user of a job: FNV-1a(name) mod AlibabaUsers.

@@ -9,10 +9,11 @@ import (
 	"github.com/capplan/capplan/sim"
 )
 
-// TestReadAlibabaMatchesDags cross-checks the stage-level reader with
-// dags.ParseAlibaba (capped at 200,000 edges per job to bound its memory):
-// every job both accept converts to the same simulator job, and every job
-// dags rejects for another reason than the cap is rejected here too.
+// TestReadAlibabaMatchesDags cross-checks the stage-level simulator jobs
+// with the task-level DAGs of dags.ParseAlibaba (capped at 200,000 edges
+// per job to bound its memory): every job both accept converts to the
+// same simulator job, and every job dags rejects for another reason than
+// the cap is rejected here too.
 func TestReadAlibabaMatchesDags(t *testing.T) {
 	path := testdatasets.Need(t, "alibaba-v2018/batch_task_dag_sample_hliangzhao.csv")
 	f, err := os.Open(path)
@@ -25,7 +26,7 @@ func TestReadAlibabaMatchesDags(t *testing.T) {
 		t.Fatal(err)
 	}
 	f, _ = os.Open(path)
-	rows, err := ParseAlibabaRows("sample", f)
+	rows, err := ReadAlibaba("sample", f)
 	f.Close()
 	if err != nil {
 		t.Fatal(err)

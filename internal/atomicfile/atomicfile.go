@@ -23,6 +23,8 @@ const newFileMode os.FileMode = 0o644
 //
 // The rename is atomic on POSIX file systems when the temporary file and the
 // target share a directory, which is why the temporary file is created there.
+// Until the rename, the temporary file is registered for Cleanup, which a
+// signal handler calls so that an interrupted run leaves no trace either.
 func Write(path string, write func(io.Writer) error) error {
 	dir, base := filepath.Split(path)
 	if dir == "" {
@@ -39,6 +41,8 @@ func Write(path string, write func(io.Writer) error) error {
 	if err != nil {
 		return fmt.Errorf("cannot write %s: %w", path, osCause(err))
 	}
+	key := begin(func() { removeQuietly(tmp.Name()) })
+	defer end(key)
 	committed := false
 	defer func() {
 		if !committed {
@@ -64,7 +68,7 @@ func Write(path string, write func(io.Writer) error) error {
 	if err := tmp.Close(); err != nil {
 		return fmt.Errorf("cannot write %s: %w", path, osCause(err))
 	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := update(key, func() error { return os.Rename(tmp.Name(), path) }, func() {}); err != nil {
 		return fmt.Errorf("cannot write %s: %w", path, osCause(err))
 	}
 	committed = true

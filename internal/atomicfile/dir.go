@@ -17,7 +17,8 @@ import (
 // directory or the complete new one.
 //
 // Between the two renames dir is briefly absent; a crash there leaves the
-// old content in a directory named .<dir>.old-* beside it. An existing dir
+// old content in a directory named .<dir>.old-* beside it (a signal
+// handler's Cleanup renames it back). An existing dir
 // that is not a directory is refused. Missing parents are created.
 func ReplaceDir(dir string, fill func(tmp string) error) error {
 	dir = filepath.Clean(dir)
@@ -40,6 +41,8 @@ func ReplaceDir(dir string, fill func(tmp string) error) error {
 	if err != nil {
 		return fmt.Errorf("cannot write %s: %w", dir, osCause(err))
 	}
+	key := begin(func() { removeQuietly(tmp) })
+	defer end(key)
 	committed := false
 	defer func() {
 		if !committed {
@@ -55,7 +58,7 @@ func ReplaceDir(dir string, fill func(tmp string) error) error {
 	}
 	syncDir(tmp)
 	if !exists {
-		if err := os.Rename(tmp, dir); err != nil {
+		if err := update(key, func() error { return os.Rename(tmp, dir) }, func() {}); err != nil {
 			return fmt.Errorf("cannot write %s: %w", dir, osCause(err))
 		}
 		committed = true
@@ -70,10 +73,12 @@ func ReplaceDir(dir string, fill func(tmp string) error) error {
 	if err := os.Remove(old); err != nil {
 		return fmt.Errorf("cannot write %s: %w", dir, osCause(err))
 	}
-	if err := os.Rename(dir, old); err != nil {
+	// Between the two renames, Cleanup puts the old directory back.
+	aside := func() error { return os.Rename(dir, old) }
+	if err := update(key, aside, func() { removeQuietly(tmp); _ = os.Rename(old, dir) }); err != nil {
 		return fmt.Errorf("cannot write %s: moving the old directory aside: %w", dir, osCause(err))
 	}
-	if err := os.Rename(tmp, dir); err != nil {
+	if err := update(key, func() error { return os.Rename(tmp, dir) }, func() { removeQuietly(old) }); err != nil {
 		if back := os.Rename(old, dir); back != nil {
 			return fmt.Errorf("cannot write %s: %w (the old directory is kept as %s: %v)", dir, osCause(err), old, back)
 		}

@@ -21,7 +21,7 @@ func wali(tb testing.TB, load float64, n int) (*sim.Cluster, []sim.User, []sim.J
 		tb.Fatal(err)
 	}
 	defer f.Close()
-	rows, err := workloads.ParseAlibabaRows(path, f)
+	rows, err := workloads.ReadAlibaba(path, f)
 	if err != nil {
 		tb.Fatal(err)
 	}
