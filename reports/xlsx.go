@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -51,6 +52,9 @@ type Workbook struct {
 	headerStyle int
 	// steps writes every table sheet, with one style per number format.
 	steps *stepWriter
+	// streamed counts the sheets written through the stream writer (see
+	// Write).
+	streamed int
 }
 
 // sheetInfo remembers a table sheet's layout, so charts can refer to its
@@ -60,12 +64,17 @@ type sheetInfo struct {
 	rows   int
 }
 
+// noSpill are the excelize options of every workbook: TmpDir names no
+// directory, so the stream writer of large tables keeps its XML in memory
+// and never leaves a spill file behind (in /tmp) when a run is
+// interrupted; the unzip limits keep a re-read workbook (Write) in memory
+// too.
+var noSpill = excelize.Options{TmpDir: filepath.Join(os.DevNull, "capplan-no-spill"),
+	UnzipSizeLimit: 1 << 40, UnzipXMLSizeLimit: 1 << 40}
+
 // NewWorkbook starts an empty workbook with the given properties.
 func NewWorkbook(props WorkbookProperties) (*Workbook, error) {
-	// TmpDir names no directory, so the stream writer of large tables
-	// keeps its XML in memory and never leaves a spill file behind (in
-	// /tmp) when a run is interrupted.
-	f := excelize.NewFile(excelize.Options{TmpDir: filepath.Join(os.DevNull, "capplan-no-spill")})
+	f := excelize.NewFile(noSpill)
 	ts := props.Time
 	if ts.IsZero() {
 		ts = DefaultWorkbookTime
@@ -175,7 +184,25 @@ func (wb *Workbook) Write(w io.Writer) error {
 		return errors.New("reports: workbook has no sheets")
 	}
 	wb.sortContentTypes()
-	if _, err := wb.f.WriteTo(w); err != nil {
+	if wb.streamed < 2 {
+		if _, err := wb.f.WriteTo(w); err != nil {
+			return fmt.Errorf("reports: write workbook: %w", err)
+		}
+		return nil
+	}
+	// excelize writes streamed sheets in map order: with two or more the
+	// file's bytes would vary from run to run. Written once and read back,
+	// every part is an ordinary one, and those are written sorted.
+	var tmp bytes.Buffer
+	if _, err := wb.f.WriteTo(&tmp); err != nil {
+		return fmt.Errorf("reports: write workbook: %w", err)
+	}
+	g, err := excelize.OpenReader(&tmp, noSpill)
+	if err != nil {
+		return fmt.Errorf("reports: write workbook: %w", err)
+	}
+	defer g.Close()
+	if _, err := g.WriteTo(w); err != nil {
 		return fmt.Errorf("reports: write workbook: %w", err)
 	}
 	return nil

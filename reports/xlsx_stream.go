@@ -108,6 +108,7 @@ func (sw *stepWriter) streamSheet(sheet string, t *StepTable, header []any, widt
 		hdr[j] = c.Header
 	}
 	sw.wb.sheets[sheet] = &sheetInfo{header: hdr, rows: hi - lo}
+	sw.wb.streamed++
 	return nil
 }
 
