@@ -103,7 +103,8 @@ workers.`,
   capplan simulate --workload fb --wparam jobs=2000 --compare fifo,drf,tetris --load 0.9 -o sim.xlsx
   capplan simulate -w ../shared/datasets/alibaba-v2018/batch_task_dag_sample_hliangzhao.csv --policy capacity --param capacity.intra=cp --tick 1s
   capplan simulate --workload googlelike --policy choosy --compare cmmf-restricted,drf
-  capplan simulate --workload xflex --packing plan.json --policy xschedule --compare drf-am --view xsight --svg out/`,
+  # xf/plan.json: capplan example --xflex xf, then capplan shapes and capplan pack on it (README, X-Flex)
+  capplan simulate --workload xflex --packing xf/plan.json --policy xschedule --compare drf-am --view xsight --svg out/`,
 		Args: wrapArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := opts.validate(); err != nil {
