@@ -102,6 +102,9 @@ func helpLines(cmd *cobra.Command) []documentedLine {
 var documentedExitCodes = map[string]int{
 	// A bundle whose sizing has no feasible mix: written with a warning.
 	"capplan plan -c cluster.yaml -d demand.yaml -w workload.yaml --size std=1,highmem=3.5 -o bundle/": exitWarnings,
+	// The simulated check's hand case: fifo keeps A below its plan, a
+	// warning (the README: "exit code 3 for the warning").
+	"capplan plan -c docs/plancheck/cluster.yaml -d docs/plancheck/demand.yaml -w docs/plancheck/workload.yaml  -k 1 --simulate fifo,xschedule --simulate-baseline none -o pc/": exitWarnings,
 	// The validate example shows the problems of two broken files.
 	"capplan validate datasets/testdata/bad-cluster.yaml datasets/testdata/bad-demand.yaml": exitFailure,
 }
