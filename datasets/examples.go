@@ -18,15 +18,16 @@ import (
 // exampleFS holds the example inputs: a cluster, a demand for it and a
 // workload for it, a changed forecast (for incremental re-planning), and a
 // `kubectl get nodes -o json` dump with a demand for it, all of which pass
-// every check of this package.
+// every check of this package, and a small simulator sweep (sweep.yaml).
 //
 //go:embed examples/*.yaml examples/*.json
 var exampleFS embed.FS
 
 // ExampleFiles returns the embedded example inputs by file name:
 // cluster.yaml, demand.yaml, workload.yaml, demand-next.yaml (the demand
-// a quarter later: web and ci grow, batch-etl shrinks), nodes.json and
-// nodes-demand.yaml.
+// a quarter later: web and ci grow, batch-etl shrinks), nodes.json,
+// nodes-demand.yaml and sweep.yaml (36 simulator runs of the simulate
+// example and W-FB, for `capplan sweep`).
 func ExampleFiles() map[string][]byte {
 	entries, err := fs.ReadDir(exampleFS, "examples")
 	if err != nil {

@@ -17,7 +17,7 @@ func TestExamplesPassEveryCheck(t *testing.T) {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	if want := []string{"cluster.yaml", "demand-next.yaml", "demand.yaml", "nodes-demand.yaml", "nodes.json", "workload.yaml"}; !slices.Equal(names, want) {
+	if want := []string{"cluster.yaml", "demand-next.yaml", "demand.yaml", "nodes-demand.yaml", "nodes.json", "sweep.yaml", "workload.yaml"}; !slices.Equal(names, want) {
 		t.Fatalf("ExampleFiles() names = %v, want %v", names, want)
 	}
 	c, d := examplePair(t)
@@ -46,6 +46,15 @@ func TestExamplesPassEveryCheck(t *testing.T) {
 	}
 	if n := len(w.Jobs); n < 2 || n > 3 {
 		t.Errorf("example workload has %d jobs, want 2-3", n)
+	}
+	// The example sweep: the simulate example and W-FB at 300 jobs, three
+	// policies, seeds 1..3, two loads: 2·3·3·2 = 36 cells.
+	sw, err := ParseSweep("sweep.yaml", files["sweep.yaml"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cells := len(sw.Workloads) * len(sw.Policies) * len(sw.Seeds) * len(sw.Loads); cells != 36 || sw.Baseline != "drf" {
+		t.Errorf("example sweep: %d cells, baseline %q; want 36 cells paired with drf", cells, sw.Baseline)
 	}
 	inst, err := Coalesce(c, d)
 	if err != nil {

@@ -15,7 +15,8 @@ const (
 
 // SimulationStepTable has one row per policy of a plan's simulated check
 // (`capplan plan`, simulation.json): the jobs finished, the JCT
-// statistics and the makespan, the utilisation of every resource (by
+// statistics and the makespan (in hours, as every time of the report's
+// sheets; the document keeps seconds), the utilisation of every resource (by
 // container size in container mode), the kills, the applications held
 // below their planned share for most of their run, and, against the
 // baseline, the median factor of improvement and the average-JCT ratio.
@@ -28,7 +29,8 @@ func SimulationStepTable(set *plan.SimulationSet) StepTable {
 		Note: fmt.Sprintf("The workload's %d jobs (%d tasks) arrive %s, under each policy with the same actual durations (seed %d). Utilisation charges a task its container's size. FI = the baseline's JCT / the policy's, per job (above 1: the policy is faster).",
 			set.Workload.Jobs, set.Workload.Tasks, mode, seedOf(&set.Header)),
 		Columns: []Column{{"policy", ShowText}, {"jobs finished (count)", ShowInteger}, {"jobs left out (count)", ShowInteger},
-			{"avg JCT (s)", ShowDecimal2}, {"median JCT (s)", ShowDecimal2}, {"p95 JCT (s)", ShowDecimal2}, {"makespan (s)", ShowDecimal2}}}
+			{"avg JCT (hours)", ShowDecimal4}, {"median JCT (hours)", ShowDecimal4}, {"p95 JCT (hours)", ShowDecimal4},
+			{"makespan (hours)", ShowDecimal4}}}
 	for _, r := range set.Cluster.Resources {
 		t.Columns = append(t.Columns, Column{r + " used (%)", ShowPercent})
 	}
@@ -36,7 +38,8 @@ func SimulationStepTable(set *plan.SimulationSet) StepTable {
 		Column{"median FI vs baseline (×)", ShowDecimal4}, Column{"baseline avg JCT / avg JCT (×)", ShowDecimal4})
 	for _, r := range set.Runs {
 		s := r.Summary
-		row := []any{r.Policy.Name, s.Finished, len(set.Workload.Rejected), s.AvgJCT, s.MedianJCT, s.P95JCT, s.Makespan}
+		row := []any{r.Policy.Name, s.Finished, len(set.Workload.Rejected), s.AvgJCT / secondsPerHour, s.MedianJCT / secondsPerHour,
+			s.P95JCT / secondsPerHour, s.Makespan / secondsPerHour}
 		for _, res := range set.Cluster.Resources {
 			row = append(row, s.Utilization[res])
 		}
@@ -55,7 +58,7 @@ func SimulationStepTable(set *plan.SimulationSet) StepTable {
 // plan's simulated check (plan.SimOwnership): the containers it owns and
 // their share (its planned share), the share it held on average while it
 // had jobs, how long it had jobs, had tasks waiting and waited below its
-// plan, and the RMSE of its shortfall.
+// plan (in hours), and the RMSE of its shortfall.
 func SimulatedSharesStepTable(set *plan.SimulationSet) StepTable {
 	tol := 0.0
 	for _, r := range set.Runs {
@@ -67,16 +70,16 @@ func SimulatedSharesStepTable(set *plan.SimulationSet) StepTable {
 		Note: fmt.Sprintf("Planned share: the share of the containers' charge (X-Flex's Σ size/capacity) an application owns. Below plan: it had tasks waiting and held less than %s of its planned share; an application is flagged when that lasts more than half the time it had jobs. Shortfall RMSE: the root mean square over that time of how far below its planned share it was while waiting (0 otherwise).",
 			FormatPercent(1-tol)),
 		Columns: []Column{{"policy", ShowText}, {"application", ShowText}, {"containers owned (count)", ShowInteger},
-			{"planned share (%)", ShowPercent}, {"mean share held (%)", ShowPercent}, {"with jobs (s)", ShowDecimal2},
-			{"waiting (s)", ShowDecimal2}, {"below plan (s)", ShowDecimal2}, {"below plan (% of time with jobs)", ShowPercent},
+			{"planned share (%)", ShowPercent}, {"mean share held (%)", ShowPercent}, {"with jobs (hours)", ShowDecimal4},
+			{"waiting (hours)", ShowDecimal4}, {"below plan (hours)", ShowDecimal4}, {"below plan (% of time with jobs)", ShowPercent},
 			{"shortfall RMSE (%)", ShowPercent}, {"plan holds (yes/no)", ShowYesNo}}}
 	for _, r := range set.Runs {
 		if r.Ownership == nil {
 			continue
 		}
 		for _, a := range r.Ownership.Apps {
-			t.Rows = append(t.Rows, []any{r.Policy.Name, a.Application, a.Containers, a.PlannedShare, a.MeanShare, a.Active,
-				a.Waiting, a.Below, a.BelowFraction, a.ShortfallRMSE, !a.BelowMostly})
+			t.Rows = append(t.Rows, []any{r.Policy.Name, a.Application, a.Containers, a.PlannedShare, a.MeanShare, a.Active / secondsPerHour,
+				a.Waiting / secondsPerHour, a.Below / secondsPerHour, a.BelowFraction, a.ShortfallRMSE, !a.BelowMostly})
 		}
 	}
 	return t

@@ -44,12 +44,21 @@ func TestSimulationStepTables(t *testing.T) {
 	if got := runs.Rows[0][10]; got != 1 {
 		t.Errorf("fifo: %v applications below plan, want 1", got)
 	}
+	// Times in hours, as every time of the report: avg JCT 114 s = 114/3600
+	// h, makespan 130 s = 130/3600 h.
+	if runs.Columns[3].Header != "avg JCT (hours)" || runs.Rows[0][3] != 114.0/3600 || runs.Rows[0][6] != 130.0/3600 {
+		t.Errorf("%s %v, makespan %v: want 114/3600 and 130/3600 hours", runs.Columns[3].Header, runs.Rows[0][3], runs.Rows[0][6])
+	}
 	if runs.Rows[0][11] != 0.9 || runs.Rows[1][11] != nil {
 		t.Errorf("FI column %v, %v: want fifo's median and none for the baseline", runs.Rows[0][11], runs.Rows[1][11])
 	}
 	shares := SimulatedSharesStepTable(set)
 	if len(shares.Rows) != 4 || !strings.Contains(shares.Note, "less than 90% of its planned share") {
 		t.Fatalf("shares table: %d rows, note %q", len(shares.Rows), shares.Note)
+	}
+	// A under fifo: with jobs 128 s, below plan 98 s, in hours.
+	if shares.Columns[5].Header != "with jobs (hours)" || shares.Rows[0][5] != 128.0/3600 || shares.Rows[0][7] != 98.0/3600 {
+		t.Errorf("%s %v, below plan %v: want 128/3600 and 98/3600 hours", shares.Columns[5].Header, shares.Rows[0][5], shares.Rows[0][7])
 	}
 	last := len(shares.Columns) - 1
 	var holds []any

@@ -39,9 +39,11 @@ Output is that of the command that wrote the parts: a table, --json, --csv,
 -o FILE (by extension), --xlsx. For a sweep, -o DIR (a path without a .json,
 .csv, .xlsx or .txt extension) writes DIR/sweep.json, DIR/sweep.xlsx and
 DIR/figures/, as an unsharded 'capplan sweep -o DIR' does.`,
-		Example: `  capplan merge out/parts -o schedule.json
+		Example: `  capplan merge parts/ -o schedule.json      # the parts of dag schedule --shard i/N -o parts/
   capplan merge out/ -o out/                 # a sweep's parts: sweep.json, sweep.xlsx, figures/
-  capplan merge bounds-part-*-of-8.json --csv`,
+  capplan dag bounds --example --machines 4 --shard 0/2 -o .    # writes bounds-part-0-of-2.json
+  capplan dag bounds --example --machines 4 --shard 1/2 -o .
+  capplan merge bounds-part-*-of-2.json --csv                   # = capplan dag bounds --example --machines 4 --csv`,
 		Args: wrapArgs(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.run.Paths = args

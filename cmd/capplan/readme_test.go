@@ -24,8 +24,9 @@ type documentedLine struct {
 
 // readmeLines extracts the capplan command lines of a Markdown file: in
 // ```sh blocks every line that starts with "capplan " (with its
-// continuation lines ending in \), and in other code blocks the lines of
-// a shown terminal session, "$ capplan ...".
+// continuation lines ending in \) and every one-line loop over capplan
+// ("for i in 0 1; do capplan ... $i/2 ...; done"), and in other code
+// blocks the lines of a shown terminal session, "$ capplan ...".
 func readmeLines(t *testing.T, path string) []documentedLine {
 	t.Helper()
 	f, err := os.Open(path)
@@ -60,6 +61,8 @@ func readmeLines(t *testing.T, path string) []documentedLine {
 		cmd := ""
 		switch {
 		case sh && strings.HasPrefix(trimmed, "capplan "):
+			cmd = trimmed
+		case sh && strings.HasPrefix(trimmed, "for ") && strings.Contains(trimmed, "; do capplan "):
 			cmd = trimmed
 		case !sh && strings.HasPrefix(trimmed, "$ capplan "):
 			cmd = strings.TrimPrefix(trimmed, "$ ")
@@ -99,6 +102,9 @@ func helpLines(cmd *cobra.Command) []documentedLine {
 var documentedExitCodes = map[string]int{
 	// A bundle whose sizing has no feasible mix: written with a warning.
 	"capplan plan -c cluster.yaml -d demand.yaml -w workload.yaml --size std=1,highmem=3.5 -o bundle/": exitWarnings,
+	// The simulated check's hand case: fifo keeps A below its plan, a
+	// warning (the README: "exit code 3 for the warning").
+	"capplan plan -c docs/plancheck/cluster.yaml -d docs/plancheck/demand.yaml -w docs/plancheck/workload.yaml  -k 1 --simulate fifo,xschedule --simulate-baseline none -o pc/": exitWarnings,
 	// The validate example shows the problems of two broken files.
 	"capplan validate datasets/testdata/bad-cluster.yaml datasets/testdata/bad-demand.yaml": exitFailure,
 }
@@ -109,11 +115,40 @@ var documentedExitCodes = map[string]int{
 // public data set under ../shared/datasets.)
 var undocumentedData = map[string]string{}
 
+// linkedRepoDirs are the folders of the repository the documentation's
+// command lines read (the example and test files, the README's worked
+// inputs under docs/); the test links them into its fresh clone and
+// requires that no line writes into them.
+var linkedRepoDirs = []string{"datasets", "docs"}
+
+// treeState is every file under dir with its size and modification time,
+// to see that a run wrote nothing there.
+func treeState(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	state := map[string]string{}
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		state[path] = info.Mode().String() + " " + itoa(int(info.Size())) + " " + info.ModTime().String()
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return state
+}
+
 // TestDocumentedCommands (issue 12, item 7): every capplan command line of
 // README.md and of every command's --help examples runs as written, in
 // order, in a directory laid out like a fresh clone (the repository's
-// datasets/ folder, ../shared/datasets beside it) with capplan on the PATH,
-// and exits 0 — or with the code the README documents for the line.
+// datasets/ and docs/ folders, ../shared/datasets beside it) with capplan
+// on the PATH, and exits 0 — or with the code the README documents for the
+// line — without writing into the repository's folders.
 func TestDocumentedCommands(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs every documented command line")
@@ -135,9 +170,11 @@ func TestDocumentedCommands(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	links := map[string]string{
-		filepath.Join(tmp, "shared", "datasets"): filepath.Dir(shared),
-		filepath.Join(clone, "datasets"):         filepath.Join(repo, "datasets"),
+	links := map[string]string{filepath.Join(tmp, "shared", "datasets"): filepath.Dir(shared)}
+	before := map[string]map[string]string{}
+	for _, dir := range linkedRepoDirs {
+		links[filepath.Join(clone, dir)] = filepath.Join(repo, dir)
+		before[dir] = treeState(t, filepath.Join(repo, dir))
 	}
 	for link, target := range links {
 		if err := os.Symlink(target, link); err != nil {
@@ -185,6 +222,19 @@ func TestDocumentedCommands(t *testing.T) {
 		}
 		if took > 5*time.Second {
 			t.Logf("%s: %v: %s", l.where, took.Round(time.Millisecond), l.line)
+		}
+	}
+	for _, dir := range linkedRepoDirs {
+		after := treeState(t, filepath.Join(repo, dir))
+		for path, st := range after {
+			if before[dir][path] != st {
+				t.Errorf("a documented line wrote %s in the repository (%q, was %q)", path, st, before[dir][path])
+			}
+		}
+		for path := range before[dir] {
+			if _, ok := after[path]; !ok {
+				t.Errorf("a documented line removed %s from the repository", path)
+			}
 		}
 	}
 	t.Logf("%d documented command lines in %v (%v of CPU)", len(lines), time.Since(start).Round(time.Second), cpu.Round(time.Second))

@@ -103,7 +103,8 @@ workers.`,
   capplan simulate --workload fb --wparam jobs=2000 --compare fifo,drf,tetris --load 0.9 -o sim.xlsx
   capplan simulate -w ../shared/datasets/alibaba-v2018/batch_task_dag_sample_hliangzhao.csv --policy capacity --param capacity.intra=cp --tick 1s
   capplan simulate --workload googlelike --policy choosy --compare cmmf-restricted,drf
-  capplan simulate --workload xflex --packing plan.json --policy xschedule --compare drf-am --view xsight --svg out/`,
+  # xf/plan.json: capplan example --xflex xf, then capplan shapes and capplan pack on it (README, X-Flex)
+  capplan simulate --workload xflex --packing xf/plan.json --policy xschedule --compare drf-am --view xsight --svg out/`,
 		Args: wrapArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := opts.validate(); err != nil {
@@ -157,10 +158,18 @@ workers.`,
 // simWorkloads are the generated workloads --workload accepts.
 var simWorkloads = []string{"fb", "googlelike", "xflex", "openb"}
 
-// isDirPath reports whether path is a directory (a PSPLIB project set).
-func isDirPath(path string) bool {
+// workloadNeedsCluster reports whether -w path names a Workload document,
+// which runs on a cluster (-c): a file that exists and is not an Alibaba
+// .csv, a PSPLIB .sm, a directory of PSPLIB projects (W-PSP) or standard
+// input (detected by content in the pipeline). A path that does not exist
+// is left to the loader, which says so naming it, rather than asking for
+// a cluster the user does not need.
+func workloadNeedsCluster(path string) bool {
+	if path == "" || path == datasets.Stdin || strings.HasSuffix(path, ".csv") || strings.HasSuffix(path, ".sm") {
+		return false
+	}
 	st, err := os.Stat(path)
-	return err == nil && st.IsDir()
+	return err == nil && !st.IsDir()
 }
 
 // simTicks are the accepted --tick values.
@@ -191,7 +200,7 @@ func (o *simulateOptions) validate() error {
 		return usageErrorf("unknown --view %q (valid: xsight)", o.View)
 	case o.Snapshot != "" && o.View != "xsight":
 		return usageErrorf("--snapshot needs --view xsight")
-	case o.WorkloadFile != "" && o.WorkloadFile != datasets.Stdin && !strings.HasSuffix(o.WorkloadFile, ".csv") && !strings.HasSuffix(o.WorkloadFile, ".sm") && !isDirPath(o.WorkloadFile) && o.Cluster == "":
+	case workloadNeedsCluster(o.WorkloadFile) && o.Cluster == "":
 		return usageErrorf("a Workload document needs a cluster: give -c cluster.yaml")
 	case o.Demand != "" && o.Cluster == "" && !o.Example:
 		return usageErrorf("-d needs -c")

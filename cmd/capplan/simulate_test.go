@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/capplan/capplan/internal/testdatasets"
 	"github.com/capplan/capplan/plan"
 )
 
@@ -75,6 +76,10 @@ func TestSimulateJSON(t *testing.T) {
 // TestSimulateUsage: usage errors name what is wrong, listing the valid
 // policies for an unknown one.
 func TestSimulateUsage(t *testing.T) {
+	doc := filepath.Join(t.TempDir(), "w.yaml")
+	if err := os.WriteFile(doc, []byte("apiVersion: capplan/v1\nkind: Workload\njobs: []\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		args []string
 		want string
@@ -85,7 +90,7 @@ func TestSimulateUsage(t *testing.T) {
 		{[]string{"simulate", "--example", "--param", "drf.nope=1"}, `unknown parameter "nope" (valid: entity, intra, place, k)`},
 		{[]string{"simulate", "--example", "--param", "drf=1"}, "want POLICY.KEY=VALUE"},
 		{[]string{"simulate", "--example", "--tick", "5ms"}, "invalid --tick"},
-		{[]string{"simulate", "-w", "w.yaml"}, "needs a cluster"},
+		{[]string{"simulate", "-w", doc}, "needs a cluster"},
 		{[]string{"simulate", "--example", "--misestimate", "0.5"}, "invalid --misestimate \"0.5\": want a:b[:stage|task]"},
 		{[]string{"simulate", "--example", "--param", "carbyne.altruism=2"}, "want a number in [0, 1]"},
 	}
@@ -94,6 +99,33 @@ func TestSimulateUsage(t *testing.T) {
 		if code != exitUsage || !strings.Contains(errOut, c.want) {
 			t.Errorf("%v: exit %d, stderr %q, want %q", c.args, code, errOut, c.want)
 		}
+	}
+}
+
+// TestSimulateWorkloadPaths: a -w path that does not exist is named as
+// missing (exit 1), not taken for a Workload document that needs -c (on
+// main, "-w shared/datasets/psplib/j30", a mistyped W-PSP directory, asked
+// for a cluster); a directory of PSPLIB projects runs without -c (W-PSP:
+// --wparam jobs=2 takes its first two projects, j3010_1 and j3010_10, 30
+// non-dummy tasks each).
+func TestSimulateWorkloadPaths(t *testing.T) {
+	for _, missing := range []string{"nowhere/psplib/j30", "w.yaml"} {
+		code, _, errOut := runCapplan(t, "simulate", "-w", missing, "--policy", "drf")
+		if code != exitFailure || !strings.Contains(errOut, missing+": no such file") || strings.Contains(errOut, "cluster") {
+			t.Errorf("-w %s: exit %d, stderr %q: want %q, exit %d", missing, code, errOut, missing+": no such file", exitFailure)
+		}
+	}
+	j30 := testdatasets.Need(t, "psplib/j30")
+	code, out, errOut := runCapplan(t, "simulate", "-w", j30, "--wparam", "jobs=2", "--policy", "drf", "--json")
+	if code != 0 {
+		t.Fatalf("-w %s: exit %d: %s", j30, code, errOut)
+	}
+	var res plan.SimulationResult
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Workload.Jobs != 2 || res.Workload.Tasks != 60 {
+		t.Errorf("W-PSP with jobs=2: %d jobs, %d tasks, want 2 and 60", res.Workload.Jobs, res.Workload.Tasks)
 	}
 }
 
