@@ -50,7 +50,10 @@ var ErrExists = errors.New("datasets: file exists")
 
 // existsError names the example files that already exist; it wraps
 // ErrExists.
-type existsError struct{ paths []string }
+type existsError struct {
+	paths []string
+	total int // files the call would write
+}
 
 func (e *existsError) Error() string {
 	verb := "exists"
@@ -58,7 +61,7 @@ func (e *existsError) Error() string {
 		verb = "exist"
 	}
 	return fmt.Sprintf("%s already %s; remove them or choose another directory (capplan example writes %s)",
-		strings.Join(e.paths, ", "), verb, plural.Count(len(ExampleFiles()), "file"))
+		strings.Join(e.paths, ", "), verb, plural.Count(e.total, "file"))
 }
 
 func (e *existsError) Unwrap() error { return ErrExists }
@@ -91,7 +94,7 @@ func writeFiles(dir string, files map[string][]byte) error {
 		}
 	}
 	if len(existing) > 0 {
-		return &existsError{existing}
+		return &existsError{paths: existing, total: len(files)}
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("cannot create %s: %s", dir, describeOpenError(err))
