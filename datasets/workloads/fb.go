@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/capplan/capplan/datasets"
 	"github.com/capplan/capplan/sim"
 )
 
@@ -132,7 +133,7 @@ func FBQuanta() sim.Quanta {
 // NewFB returns the generator; tickSeconds is the simulator tick.
 func NewFB(p FBParams, tickSeconds float64) (*FB, error) {
 	p.defaults()
-	if p.Jobs < 1 || p.Users < 1 || p.Horizon <= 0 || p.MeanTasks < 1 || p.Load < 0 || p.Machines < 0 {
+	if p.Jobs < 1 || p.Users < 1 || p.Horizon <= 0 || p.MeanTasks < 1 || p.Load < 0 || p.Machines < 0 || p.Machines > datasets.MaxNodes {
 		return nil, fmt.Errorf("workloads: fb: invalid parameters %+v", p)
 	}
 	g := &FB{p: p, conv: &sim.DAGConversion{Resources: FBResources, Quanta: FBQuanta(), TickSeconds: tickSeconds}}
