@@ -133,8 +133,11 @@ func FBQuanta() sim.Quanta {
 // NewFB returns the generator; tickSeconds is the simulator tick.
 func NewFB(p FBParams, tickSeconds float64) (*FB, error) {
 	p.defaults()
-	if p.Jobs < 1 || p.Users < 1 || p.Horizon <= 0 || p.MeanTasks < 1 || p.Load < 0 || p.Machines < 0 || p.Machines > datasets.MaxNodes {
+	if p.Jobs < 1 || p.Users < 1 || p.Horizon <= 0 || p.MeanTasks < 1 || p.Load < 0 || p.Machines < 0 {
 		return nil, fmt.Errorf("workloads: fb: invalid parameters %+v", p)
+	}
+	if p.Machines > datasets.MaxNodes {
+		return nil, fmt.Errorf("fb: machines=%d: more than the %d machines of the largest cluster capplan reads", p.Machines, datasets.MaxNodes)
 	}
 	g := &FB{p: p, conv: &sim.DAGConversion{Resources: FBResources, Quanta: FBQuanta(), TickSeconds: tickSeconds}}
 	g.s = fbScale(p.MeanTasks)
