@@ -40,19 +40,13 @@ func limitsTables(quick bool) error {
 	t := reports.Table{Title: "Big inputs at the default limits (--max-memory 1536Mi, --max-tasks 5000, --max-edges 200000): capplan dag schedule FILE --machines 2 --method graphene --compare bfs,cp,tetris --xlsx x.xlsx -o x.json",
 		Header: []string{"INPUT", "ROWS", "WALL TIME", "PEAK RSS", "OUTCOME"},
 		Align:  []reports.Align{reports.AlignLeft, reports.AlignRight, reports.AlignRight, reports.AlignRight, reports.AlignLeft}}
-	inputs := []struct {
-		name, path string
-		rows       int
-	}{{"alibaba-v2018 sample (README)", sample, 55_875}}
+	inputs := []limitsInput{{"alibaba-v2018 sample (README)", sample, 55_875}}
 	if !quick {
 		big := filepath.Join(dir, "batch_task_1m.csv")
 		if err := writeAlibabaCopies(sample, big, limitsRows); err != nil {
 			return err
 		}
-		inputs = append(inputs, struct {
-			name, path string
-			rows       int
-		}{"1M rows (18 shifted copies)", big, limitsRows})
+		inputs = append(inputs, limitsInput{"1M rows (18 shifted copies)", big, limitsRows})
 	}
 	for _, in := range inputs {
 		wall, rss, err := runCapplan(bin, "dag", "schedule", in.path, "--machines", "2", "--method", "graphene", "--compare", "bfs,cp,tetris",
@@ -67,6 +61,12 @@ func limitsTables(quick bool) error {
 		t.Rows = append(t.Rows, []string{in.name, fmt.Sprint(in.rows), wall.Round(10 * time.Millisecond).String(), mib(uint64(rss)), outcome})
 	}
 	return render(t)
+}
+
+// limitsInput is one input of the limits table.
+type limitsInput struct {
+	name, path string
+	rows       int
 }
 
 // firstLine returns the line of s that contains sub (s itself when none
