@@ -15,7 +15,7 @@ FUZZ_TARGETS := \
 	./datasets:FuzzParseCluster ./datasets:FuzzParseDemand ./datasets:FuzzParseWorkload \
 	./datasets:FuzzParseKubectl ./datasets:FuzzParseOpenB ./datasets:FuzzParseOpenBPods ./datasets:FuzzParseSweep \
 	./datasets/dags:FuzzReadAlibabaRows ./datasets/dags:FuzzParsePSPLIB ./datasets/dags:FuzzParsePSPLIBTable \
-	./datasets/vbpfile:FuzzParseVBP ./datasets/workloads:FuzzReadAlibaba \
+	./datasets/vbpfile:FuzzParseVBP ./datasets/vbpfile:FuzzParseSummary ./datasets/workloads:FuzzReadAlibaba \
 	./plan:FuzzDecodeDocument ./plan:FuzzDecodePlan ./plan:FuzzMergeParts \
 	./pipeline:FuzzReadDAGObserved
 

@@ -14,8 +14,13 @@ import (
 const RackLabel = "rack"
 
 // MaxNodes bounds the nodes of one cluster (the sum of group counts), so
-// that expanding groups into nodes stays within memory.
-const MaxNodes = 10_000_000
+// that expanding groups into nodes stays within memory: a 100-byte file
+// with count: 10000000 made per-node plans (fairshare --per-node, pack)
+// hold several GB. 100,000 nodes is more than any public trace's cluster
+// (Google's 2019 cells: about 12,000) and as many as a DAG is scheduled on
+// (pipeline.MaxDAGMachines); per-node plans of that many nodes stay near
+// 100 MB.
+const MaxNodes = 100_000
 
 // LoadOptions tune how inputs are read.
 type LoadOptions struct {

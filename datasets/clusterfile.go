@@ -163,7 +163,7 @@ func readCount(o object, name string) int {
 		o.ps.Add(o.at("count"), "%s must have at least 1 node, got %d (leave count out for one node)", what, v)
 		return 0
 	case v > MaxNodes:
-		o.ps.Add(o.at("count"), "%s has %d nodes, got more than the %d supported", what, v, MaxNodes)
+		o.ps.Add(o.at("count"), "%s has %d nodes, more than the %d supported", what, v, MaxNodes)
 		return 0
 	}
 	return int(v)

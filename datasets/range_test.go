@@ -1,7 +1,9 @@
 package datasets
 
 import (
+	"bytes"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -77,5 +79,24 @@ func TestReadFileLimits(t *testing.T) {
 	}
 	if MaxDocumentBytes >= MaxInputBytes {
 		t.Errorf("the document limit %d is not below the whole-file limit %d", MaxDocumentBytes, MaxInputBytes)
+	}
+}
+
+// TestReadAllPieces: a reader of unknown size (a pipe, a device) is read
+// in pieces and joined byte for byte, across piece boundaries; past the
+// limit it is refused without being joined.
+func TestReadAllPieces(t *testing.T) {
+	data := make([]byte, 2*readChunk+12345) // 2 whole pieces and a part
+	for i := range data {
+		data[i] = byte(i * 7)
+	}
+	// Wrapped, the reader is neither an *os.File nor a *bytes.Reader, so
+	// its size is unknown.
+	got, err := ReadAll(struct{ io.Reader }{bytes.NewReader(data)}, "pipe", int64(len(data)))
+	if err != nil || !bytes.Equal(got, data) {
+		t.Fatalf("ReadAll at the limit: %d bytes, %v; want the %d bytes read", len(got), err, len(data))
+	}
+	if _, err := ReadAll(struct{ io.Reader }{bytes.NewReader(data)}, "pipe", int64(len(data))-1); !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "pipe") {
+		t.Errorf("ReadAll one byte past the limit = %v, want ErrTooLarge naming the input", err)
 	}
 }

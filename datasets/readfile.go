@@ -36,6 +36,9 @@ var stdin = struct {
 	done bool
 	data []byte
 	err  error
+	// over is true when standard input is longer than MaxInputBytes;
+	// data is then nil.
+	over bool
 }{r: os.Stdin}
 
 // UseStdin sets the reader behind Stdin (the CLI passes its standard input
@@ -43,19 +46,24 @@ var stdin = struct {
 func UseStdin(r io.Reader) {
 	stdin.Lock()
 	defer stdin.Unlock()
-	stdin.r, stdin.done, stdin.data, stdin.err = r, false, nil, nil
+	stdin.r, stdin.done, stdin.data, stdin.err, stdin.over = r, false, nil, nil, false
 }
 
-// readStdin reads standard input whole, once, up to MaxInputBytes+1 bytes;
-// callers apply their own limit to what it returns.
-func readStdin() ([]byte, error) {
+// readStdin reads standard input whole, once, up to MaxInputBytes bytes;
+// callers apply their own limit to what it returns. over is true when it
+// is longer.
+func readStdin() (data []byte, over bool, err error) {
 	stdin.Lock()
 	defer stdin.Unlock()
 	if !stdin.done {
-		stdin.data, stdin.err = readAll(io.LimitReader(stdin.r, MaxInputBytes+1), nil)
+		stdin.data, stdin.err = readAll(stdin.r, nil, MaxInputBytes)
+		stdin.over = stdin.err == errOverLimit
+		if stdin.over {
+			stdin.err = nil
+		}
 		stdin.done = true
 	}
-	return stdin.data, stdin.err
+	return stdin.data, stdin.over, stdin.err
 }
 
 // ReadFile reads one whole input file, or standard input when path is "-"
@@ -100,7 +108,10 @@ func ReadAll(r io.Reader, name string, limit int64) ([]byte, error) {
 		// One allocation of the known size (+1 to see a file that grew).
 		data = make([]byte, 0, size+1)
 	}
-	data, err := readAll(io.LimitReader(r, limit+1), data)
+	data, err := readAll(r, data, limit)
+	if err == errOverLimit {
+		return nil, tooLarge(name, limit)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: reading: %v", name, err)
 	}
@@ -110,13 +121,20 @@ func ReadAll(r io.Reader, name string, limit int64) ([]byte, error) {
 	return data, nil
 }
 
-// readAll appends everything r yields to data, growing it as io.ReadAll
-// does.
-func readAll(r io.Reader, data []byte) ([]byte, error) {
-	for {
-		if len(data) == cap(data) {
-			data = append(data, 0)[:len(data)]
-		}
+// readChunk is the piece size of readAll past data's capacity.
+const readChunk = 1 << 20
+
+// errOverLimit is readAll's error for an input longer than its limit.
+var errOverLimit = errors.New("over the limit")
+
+// readAll appends everything r yields to data. Past data's capacity (a
+// device, a pipe or standard input, whose size is unknown) it reads into
+// pieces of readChunk bytes and joins them once at the end, so that a
+// read of n bytes holds about 2n bytes at its peak, not the 4n or more
+// of a slice grown by append (reading 256 MiB of /dev/zero held 1 GB).
+// Past limit bytes it stops and returns errOverLimit without joining.
+func readAll(r io.Reader, data []byte, limit int64) ([]byte, error) {
+	for len(data) < cap(data) {
 		n, err := r.Read(data[len(data):cap(data)])
 		data = data[:len(data)+n]
 		if err == io.EOF {
@@ -124,6 +142,33 @@ func readAll(r io.Reader, data []byte) ([]byte, error) {
 		}
 		if err != nil {
 			return data, err
+		}
+	}
+	var pieces [][]byte
+	total := len(data)
+	join := func() []byte {
+		out := make([]byte, 0, total)
+		out = append(out, data...)
+		for _, p := range pieces {
+			out = append(out, p...)
+		}
+		return out
+	}
+	for {
+		p := make([]byte, readChunk)
+		n, err := io.ReadFull(r, p)
+		if n > 0 {
+			pieces = append(pieces, p[:n])
+			total += n
+		}
+		if int64(total) > limit {
+			return nil, errOverLimit
+		}
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			return join(), nil
+		}
+		if err != nil {
+			return join(), err
 		}
 	}
 }
@@ -143,11 +188,11 @@ var ErrTooLarge = errors.New("input too large")
 func Open(path string) (rc io.ReadCloser, name string, err error) {
 	if path == Stdin {
 		name = inputerr.FileName(path)
-		data, err := readStdin()
+		data, over, err := readStdin()
 		if err != nil {
 			return nil, name, fmt.Errorf("%s: reading: %v", name, err)
 		}
-		if int64(len(data)) > MaxInputBytes {
+		if over {
 			return nil, name, tooLarge(name, MaxInputBytes)
 		}
 		return io.NopCloser(bytes.NewReader(data)), name, nil

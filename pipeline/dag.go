@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"fmt"
 	"maps"
 	"math"
 	"runtime"
@@ -111,7 +110,7 @@ func (o *DAGInput) validate() error {
 	case o.Machines < 0:
 		return optionErrorf("invalid --machines %d: want at least 1", o.Machines)
 	case o.Machines > MaxDAGMachines:
-		return fmt.Errorf("--machines %d: more than %d machines, the most a DAG is scheduled on (every scheduler scans the machines for every task)", o.Machines, MaxDAGMachines)
+		return optionErrorf("invalid --machines %d: at most %d, the most a DAG is scheduled on (every scheduler scans the machines for every task)", o.Machines, MaxDAGMachines)
 	case o.ClusterPath != "" && (o.Machines > 0 || o.MachineCapacity != ""):
 		return optionErrorf("--cluster cannot be combined with --machines or --machine-capacity")
 	case o.MaxTasks < 0 || o.MaxEdges < 0:

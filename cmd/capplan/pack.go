@@ -85,7 +85,7 @@ Every plan is checked independently of the solver before it is written.`,
 	f.DurationVar(&opts.run.TimeLimit, "time-limit", 0, "ownership packing: opt-in wall-clock limit after which no new λ probe starts, such as 60s (0: none); recorded in the plan when it cuts the search")
 	f.BoolVar(&opts.MinNodes, "min-nodes", false, "size the cluster: the fewest nodes (cheapest mix) that host the forecast")
 	f.StringSliceVar(&opts.NodeTypes, "node-type", nil, "sizing: node `group`(s) to buy, each optionally with a cost per node: std or std=1,highmem=3.5")
-	f.IntVar(&opts.MaxItems, "max-items", 0, "sizing with several node types: refuse demands of more than `n` containers (0: "+strconv.Itoa(pipeline.DefaultMaxMixedItems)+")")
+	f.IntVar(&opts.MaxItems, "max-items", 0, "sizing: refuse demands of more than `n` containers (0: "+strconv.Itoa(pipeline.DefaultMaxMixedItems)+" with several node types, "+strconv.Itoa(pipeline.DefaultMaxOneTypeItems)+" with one)")
 	f.Uint64Var(&opts.run.Seed, "seed", 1, "random seed of the randomised heuristics")
 	opts.output.bind(f, "PackingPlan")
 	return cmd

@@ -85,3 +85,22 @@ func checkInstance(t *testing.T, inst *vbp.Instance) {
 		t.Fatalf("%d items (NumItems %d)", total, inst.NumItems())
 	}
 }
+
+// FuzzParseSummary asserts that ParseSummary never panics and returns
+// either rows or a *ParseError naming the file and a line within the
+// input.
+func FuzzParseSummary(f *testing.F) {
+	f.Add([]byte("instance_name\tLB\tOPT\nclass1_120_10_0\t40\t40\n\nclass1_120_10_1\t41\t-1\n"))
+	f.Add([]byte("LB\tinstance_name\n"))
+	f.Add([]byte("instance_name\tLB\tOPT\nx\t1\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		rows, err := ParseSummary("fuzz", bytes.NewReader(data))
+		if err != nil {
+			var pe *ParseError
+			lines := bytes.Count(data, []byte("\n")) + 1
+			if rows != nil || !errors.As(err, &pe) || pe.Name != "fuzz" || pe.Line < 0 || pe.Line > lines+1 || pe.Msg == "" {
+				t.Fatalf("malformed error %#v (rows %v)", err, rows != nil)
+			}
+		}
+	})
+}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/capplan/capplan/datasets"
 	"github.com/capplan/capplan/sim"
 )
 
@@ -134,6 +135,9 @@ func NewFB(p FBParams, tickSeconds float64) (*FB, error) {
 	p.defaults()
 	if p.Jobs < 1 || p.Users < 1 || p.Horizon <= 0 || p.MeanTasks < 1 || p.Load < 0 || p.Machines < 0 {
 		return nil, fmt.Errorf("workloads: fb: invalid parameters %+v", p)
+	}
+	if p.Machines > datasets.MaxNodes {
+		return nil, fmt.Errorf("fb: machines=%d: more than the %d machines of the largest cluster capplan reads", p.Machines, datasets.MaxNodes)
 	}
 	g := &FB{p: p, conv: &sim.DAGConversion{Resources: FBResources, Quanta: FBQuanta(), TickSeconds: tickSeconds}}
 	g.s = fbScale(p.MeanTasks)

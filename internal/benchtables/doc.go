@@ -3,7 +3,9 @@
 // the agreement between methods, whole-process runs of the capplan binary
 // with their peak memory, X-Size quality against the exact optimum and
 // speed, X-Select ownership packing, DAG schedulers on PSPLIB and the
-// Alibaba sample, and vector bin packing on the Mommessin sets. Inputs come
+// Alibaba sample, vector bin packing on the Mommessin sets, and the peak
+// memory of `capplan dag schedule` on big Alibaba inputs at the default
+// limits (the README example and a 1-million-row file). Inputs come
 // from seeded generators and the shared datasets (testdatasets.Dir), so
 // the tables are reproducible up to the machine's speed.
 //

@@ -23,7 +23,7 @@ import (
 
 func main() {
 	quick := flag.Bool("quick", false, "smaller sizes only")
-	only := flag.String("only", "", "comma-separated groups to run: fairshare, lp, process, shapes, dag, pack, vbp (default all)")
+	only := flag.String("only", "", "comma-separated groups to run: fairshare, lp, process, shapes, dag, pack, vbp, sim, online, constraints, limits (default all)")
 	flag.Parse()
 	if err := run(*quick, *only); err != nil {
 		fmt.Fprintln(os.Stderr, "benchtables:", err)
@@ -39,7 +39,7 @@ func run(quick bool, only string) error {
 	}{
 		{"fairshare", fairShareTable}, {"lp", lpTable}, {"process", processTable},
 		{"shapes", shapesTables}, {"dag", dagTables}, {"pack", packTable}, {"vbp", vbpTables},
-		{"sim", simTables}, {"online", onlineTables}, {"constraints", constraintTables},
+		{"sim", simTables}, {"online", onlineTables}, {"constraints", constraintTables}, {"limits", limitsTables},
 	}
 	var selected []func(bool) error
 	for _, g := range groups {
@@ -48,7 +48,7 @@ func run(quick bool, only string) error {
 		}
 	}
 	if len(selected) == 0 {
-		return fmt.Errorf("-only %q names no table group (fairshare, lp, process, shapes, dag, pack, vbp)", only)
+		return fmt.Errorf("-only %q names no table group (fairshare, lp, process, shapes, dag, pack, vbp, sim, online, constraints, limits)", only)
 	}
 	return inOrder(quick, selected...)
 }
@@ -248,11 +248,9 @@ func processTable(quick bool) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	bin := filepath.Join(dir, "capplan")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/capplan")
-	build.Stderr = os.Stderr
-	if err := build.Run(); err != nil {
-		return fmt.Errorf("building capplan: %w", err)
+	bin, err := buildCapplan(dir)
+	if err != nil {
+		return err
 	}
 	t := reports.Table{
 		Title:  "Whole process: capplan fairshare -c cluster.yaml -d demand.yaml -o out.json (best of 3)",

@@ -34,11 +34,9 @@ func simTables(quick bool) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	bin := filepath.Join(dir, "capplan")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/capplan")
-	build.Stderr = os.Stderr
-	if err := build.Run(); err != nil {
-		return fmt.Errorf("building capplan: %w", err)
+	bin, err := buildCapplan(dir)
+	if err != nil {
+		return err
 	}
 	if err := simLoopTable(quick, bin, dir); err != nil {
 		return err
@@ -164,15 +162,29 @@ func runCapplan(bin string, args ...string) (time.Duration, int64, error) {
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	t0 := time.Now()
-	if err := cmd.Run(); err != nil {
-		return 0, 0, fmt.Errorf("capplan %v: %w: %s", args, err, stderr.String())
-	}
+	err := cmd.Run()
 	wall := time.Since(t0)
 	var rss int64
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rss = ru.Maxrss * 1024
+	if cmd.ProcessState != nil {
+		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+			rss = ru.Maxrss * 1024
+		}
+	}
+	if err != nil {
+		return wall, rss, fmt.Errorf("capplan %v: %w: %s", args, err, stderr.String())
 	}
 	return wall, rss, nil
+}
+
+// buildCapplan builds the capplan binary into dir and returns its path.
+func buildCapplan(dir string) (string, error) {
+	bin := filepath.Join(dir, "capplan")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/capplan")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		return "", fmt.Errorf("building capplan: %w", err)
+	}
+	return bin, nil
 }
 
 // cpuTime returns this process's user + system CPU time.
