@@ -69,11 +69,12 @@ var _ Solver = Simplex{}
 //     act as relative ones, and y is multiplied back.
 func (Simplex) Solve(m *Model) (*Solution, error) {
 	sf, err := toStdForm(m)
+	var tooLarge *TooLargeError
+	if errors.As(err, &tooLarge) {
+		return nil, err
+	}
 	if err != nil {
 		return &Solution{Status: Infeasible}, err
-	}
-	if cells := len(sf.a) * len(sf.c); cells > MaxSimplexCells {
-		return nil, &TooLargeError{Rows: len(sf.a), Cols: len(sf.c)}
 	}
 	keep, err := independentRows(sf.a, sf.b)
 	if err != nil {

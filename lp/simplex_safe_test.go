@@ -3,6 +3,7 @@ package lp
 import (
 	"errors"
 	"math"
+	"runtime"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -51,6 +52,20 @@ func TestSimplexTooLarge(t *testing.T) {
 	var big *TooLargeError
 	if _, err := (Simplex{}).Solve(build(600, 600)); !errors.As(err, &big) {
 		t.Fatalf("600 × 600 model: err %v, want a *TooLargeError", err)
+	}
+	// Refused before the dense standard form is allocated: 2,000
+	// constraint rows and 2,000 upper-bound rows over 2,000 variables and
+	// 4,000 slacks, 4,000 × 6,000 cells, would be 192 MB of rows.
+	md := build(2000, 2000)
+	var ms0, ms1 runtime.MemStats
+	runtime.ReadMemStats(&ms0)
+	_, err := (Simplex{}).Solve(md)
+	runtime.ReadMemStats(&ms1)
+	if !errors.As(err, &big) || big.Rows != 4000 || big.Cols != 6000 {
+		t.Fatalf("2000 × 2000 model: err %v, want a *TooLargeError of 4000 × 6000", err)
+	}
+	if got := ms1.TotalAlloc - ms0.TotalAlloc; got > 8<<20 {
+		t.Errorf("refusing the 2000 × 2000 model allocated %d bytes, want the count first (< 8 MiB)", got)
 	}
 	sol, err := (Simplex{}).Solve(build(3, 4))
 	if err != nil || sol.Status != Optimal {

@@ -79,6 +79,15 @@ func toStdForm(m *Model) (*stdForm, error) {
 		}
 	}
 	n += slacks
+	rows := len(ubRows)
+	for _, r := range m.rows {
+		if !math.IsInf(r.rhs, 0) {
+			rows++
+		}
+	}
+	if int64(rows)*int64(n) > MaxSimplexCells { // refused before the dense rows are allocated
+		return nil, &TooLargeError{Rows: rows, Cols: n}
+	}
 	next := sf.structural // next slack column
 
 	sf.c = make([]float64, n)
