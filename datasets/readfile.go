@@ -36,9 +36,10 @@ var stdin = struct {
 	done bool
 	data []byte
 	err  error
-	// over is true when standard input is longer than MaxInputBytes;
-	// data is then nil.
-	over bool
+	// over is true when standard input is longer than limit, the limit
+	// of its first reader; data is then nil.
+	over  bool
+	limit int64
 }{r: os.Stdin}
 
 // UseStdin sets the reader behind Stdin (the CLI passes its standard input
@@ -46,24 +47,26 @@ var stdin = struct {
 func UseStdin(r io.Reader) {
 	stdin.Lock()
 	defer stdin.Unlock()
-	stdin.r, stdin.done, stdin.data, stdin.err, stdin.over = r, false, nil, nil, false
+	stdin.r, stdin.done, stdin.data, stdin.err, stdin.over, stdin.limit = r, false, nil, nil, false, 0
 }
 
-// readStdin reads standard input whole, once, up to MaxInputBytes bytes;
-// callers apply their own limit to what it returns. over is true when it
-// is longer.
-func readStdin() (data []byte, over bool, err error) {
+// readStdin reads standard input whole, once, up to the limit of its
+// first caller (a document's reader reads at most MaxDocumentBytes of it,
+// a streamed trace MaxInputBytes); callers apply their own limit to what
+// it returns. over is true when it is longer than the first limit, which
+// read is that.
+func readStdin(limit int64) (data []byte, over bool, read int64, err error) {
 	stdin.Lock()
 	defer stdin.Unlock()
 	if !stdin.done {
-		stdin.data, stdin.err = readAll(stdin.r, nil, MaxInputBytes)
+		stdin.data, stdin.err = readAll(stdin.r, nil, limit)
 		stdin.over = stdin.err == errOverLimit
 		if stdin.over {
 			stdin.err = nil
 		}
-		stdin.done = true
+		stdin.done, stdin.limit = true, limit
 	}
-	return stdin.data, stdin.over, stdin.err
+	return stdin.data, stdin.over, stdin.limit, stdin.err
 }
 
 // ReadFile reads one whole input file, or standard input when path is "-"
@@ -74,6 +77,17 @@ func readStdin() (data []byte, over bool, err error) {
 // limit is refused before it is read; a device or pipe is read up to the
 // limit.
 func ReadFile(path string, limit int64) ([]byte, error) {
+	if path == Stdin {
+		if limit <= 0 {
+			limit = MaxDocumentBytes
+		}
+		limit = min(limit, MaxInputBytes)
+		rc, name, err := openStdin(limit)
+		if err != nil {
+			return nil, err
+		}
+		return ReadAll(rc, name, limit)
+	}
 	rc, name, err := Open(path)
 	if err != nil {
 		return nil, err
@@ -187,15 +201,7 @@ var ErrTooLarge = errors.New("input too large")
 // the path). The caller closes it.
 func Open(path string) (rc io.ReadCloser, name string, err error) {
 	if path == Stdin {
-		name = inputerr.FileName(path)
-		data, over, err := readStdin()
-		if err != nil {
-			return nil, name, fmt.Errorf("%s: reading: %v", name, err)
-		}
-		if over {
-			return nil, name, tooLarge(name, MaxInputBytes)
-		}
-		return io.NopCloser(bytes.NewReader(data)), name, nil
+		return openStdin(MaxInputBytes)
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -206,6 +212,19 @@ func Open(path string) (rc io.ReadCloser, name string, err error) {
 		return nil, path, fmt.Errorf("%s: is a directory, not an input file", path)
 	}
 	return f, path, nil
+}
+
+// openStdin returns standard input, read whole (once) up to limit.
+func openStdin(limit int64) (io.ReadCloser, string, error) {
+	name := inputerr.FileName(Stdin)
+	data, over, read, err := readStdin(limit)
+	if err != nil {
+		return nil, name, fmt.Errorf("%s: reading: %v", name, err)
+	}
+	if over {
+		return nil, name, tooLarge(name, read)
+	}
+	return io.NopCloser(bytes.NewReader(data)), name, nil
 }
 
 // describeOpenError says why a file could not be opened without Go's
