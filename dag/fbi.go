@@ -71,13 +71,13 @@ func justifyRound(d *DAG, machines [][]float64, s *Schedule, fixed []int) *Sched
 		return d.rank[b] - d.rank[a]
 	})
 	r := NewSchedule(d.N())
-	serialList(d, NewSpace(machines), list, fixed, true, horizon, r)
+	serialList(d, NewSpace(machines), list, fixed, backward, horizon, r)
 	sortByStart(d, list, r)
 	l := NewSchedule(d.N())
 	if fixed != nil {
 		fixed = r.Machine
 	}
-	serialList(d, NewSpace(machines), list, fixed, false, 0, l)
+	serialList(d, NewSpace(machines), list, fixed, forward, 0, l)
 	l.Normalize()
 	return l
 }

@@ -86,7 +86,7 @@ func sortPop(pop []individual) {
 // the individual with its list set to the justified start order.
 func decode(d *DAG, machines [][]float64, list []int, tr *tracker) individual {
 	s := NewSchedule(d.N())
-	serialList(d, NewSpace(machines), list, nil, false, 0, s)
+	serialList(d, NewSpace(machines), list, nil, forward, 0, s)
 	tr.offer(s, "ga")
 	j, rounds := justify(d, machines, s, false)
 	tr.count(2*rounds - 1)
