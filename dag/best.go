@@ -3,17 +3,7 @@ package dag
 import (
 	"math/rand/v2"
 	"slices"
-	"time"
 )
-
-// DefaultWork is Best's default budget in units of N+E (one schedule
-// generation pass touches every task and edge): Iterations defaults to
-// max(minIterations, DefaultWork/(N+E)) schedules, so small DAGs get many
-// schedules and large ones few.
-const DefaultWork = 3_000_000
-
-// minIterations is the least default improvement budget, in schedules.
-const minIterations = 16
 
 // Result is a schedule with its evidence.
 type Result struct {
@@ -32,39 +22,46 @@ type Result struct {
 	// Schedules counts the schedule generation passes spent (a
 	// forward–backward round counts as two).
 	Schedules int
+	// WorkUsed is the work spent, in the units of DefaultMaxWork.
+	WorkUsed int64
+	// TimeLimitHit is true when Options.TimeLimit stopped the search
+	// (the result then depends on machine speed).
+	TimeLimitHit bool
 	// Seed is Options.Seed, recorded for replay.
 	Seed uint64
 }
 
-// tracker keeps the best schedule and the budget.
+// tracker keeps the best schedule and spends the budget: each schedule
+// generation pass costs pass work units.
 type tracker struct {
-	best     *Schedule
-	ms       int64
-	method   string
-	target   int64
-	used     int
-	budget   int
-	deadline time.Time
+	best   *Schedule
+	ms     int64
+	method string
+	target int64
+	b      *budget
+	pass   int64 // work of one pass
+	passes int
 }
 
 func (t *tracker) offer(s *Schedule, method string) {
-	t.used++
+	t.count(1)
 	if ms := s.Makespan(); t.best == nil || ms < t.ms {
 		t.best, t.ms, t.method = s, ms, method
 	}
 }
 
-func (t *tracker) count(n int) { t.used += n }
+// count records n schedule generation passes.
+func (t *tracker) count(n int) {
+	t.passes += n
+	t.b.spend(int64(n) * t.pass)
+}
 
 // done reports whether the target is met or the budget spent.
 func (t *tracker) done() bool {
 	if t.best != nil && t.ms <= t.target {
 		return true
 	}
-	if t.used >= t.budget {
-		return true
-	}
-	return !t.deadline.IsZero() && time.Now().After(t.deadline)
+	return t.b.done()
 }
 
 // Best schedules d on machines as well as the toolkit can within the
@@ -77,24 +74,19 @@ func (t *tracker) done() bool {
 //     (Justify). The first four always run; the rest while budget lasts.
 //  2. A genetic algorithm over activity lists with justification of every
 //     child (see gaRun), seeded with the best schedules of step 1, until
-//     o.Iterations schedules (default max(16, DefaultWork/(N+E))) or
-//     o.TimeLimit.
+//     o.MaxWork work units are spent (see DefaultMaxWork) or o.TimeLimit
+//     passes.
 //
-// The result is deterministic given o.Seed unless TimeLimit binds. It
-// returns a *NoFitError when some task fits no machine.
+// The result is deterministic given o.Seed, whatever GOMAXPROCS and
+// o.Workers, unless TimeLimit binds (Result.TimeLimitHit). It returns a
+// *NoFitError when some task fits no machine.
 func Best(d *DAG, machines [][]float64, o Options) (*Result, error) {
 	if err := CheckFit(d, machines); err != nil {
 		return nil, err
 	}
 	b := LowerBounds(d, machines)
-	budget := o.Iterations
-	if budget <= 0 {
-		budget = max(minIterations, DefaultWork/max(1, d.N()+d.Edges()))
-	}
-	tr := &tracker{target: b.Best, budget: budget}
-	if o.TimeLimit > 0 {
-		tr.deadline = time.Now().Add(o.TimeLimit)
-	}
+	pass := d.passWork()
+	tr := &tracker{target: b.Best, b: newBudget(o, pass), pass: pass}
 	rng := rand.New(rand.NewPCG(o.Seed, 0x9e3779b97f4a7c15))
 	// Step 1: the single-pass methods, each also justified, the strongest
 	// first; the first firstMethods run whatever the budget.
@@ -117,7 +109,8 @@ func Best(d *DAG, machines [][]float64, o Options) (*Result, error) {
 	}
 	s := tr.best.Clone()
 	s.Normalize()
-	r := &Result{Schedule: s, Makespan: s.Makespan(), Method: tr.method, Bounds: b, Schedules: tr.used, Seed: o.Seed}
+	r := &Result{Schedule: s, Makespan: s.Makespan(), Method: tr.method, Bounds: b, Schedules: tr.passes,
+		WorkUsed: tr.b.used, TimeLimitHit: tr.b.timeHit, Seed: o.Seed}
 	r.Gap = Gap(r.Makespan, b.Best)
 	r.Optimal = r.Makespan == b.Best
 	return r, nil

@@ -52,7 +52,7 @@ func placementRun(t *testing.T, method string, in instance) *Schedule {
 		}
 		return Justify(in.d, in.machines, s)
 	case "best":
-		r, err := Best(in.d, in.machines, Options{Seed: 1, Iterations: 40})
+		r, err := Best(in.d, in.machines, Options{Seed: 1, MaxWork: 40 * in.d.passWork()})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -189,12 +189,12 @@ func psplibMethods(t testing.TB, which map[string][]string) {
 
 // TestBestPSPLIB runs dag.Best with a small budget on all 480 J30 instances:
 // every schedule passes the checker and none beats the proven optimum.
-// DAG_J30_ITER overrides the budget (e.g. 0 for the default, as in the
+// DAG_J30_WORK overrides the budget (e.g. 0 for the default, as in the
 // reported figures).
 func TestBestPSPLIB(t *testing.T) {
-	iters := 300
-	if v, err := strconv.Atoi(os.Getenv("DAG_J30_ITER")); err == nil {
-		iters = v
+	work := int64(30_000)
+	if v, err := strconv.ParseInt(os.Getenv("DAG_J30_WORK"), 10, 64); err == nil {
+		work = v
 	}
 	insts := loadPSPLIB(t, "j30", "j30opt.sm")
 	var st psplibStats
@@ -202,7 +202,7 @@ func TestBestPSPLIB(t *testing.T) {
 	for _, in := range insts {
 		inst := checked{fmt.Sprint(in.Key), in.Inst.DAG, in.Inst.Machines()}
 		t0 := time.Now()
-		r, err := dag.Best(inst.d, inst.machines, dag.Options{Seed: 1, Iterations: iters})
+		r, err := dag.Best(inst.d, inst.machines, dag.Options{Seed: 1, MaxWork: work})
 		took := time.Since(t0)
 		worst = max(worst, took)
 		if err != nil {
@@ -217,7 +217,7 @@ func TestBestPSPLIB(t *testing.T) {
 		}
 		st.add(r.Makespan, in.Ref, in.Inst.MPM, took)
 	}
-	t.Logf("J30 best (iterations %d): %v, worst %v", iters, st, worst)
+	t.Logf("J30 best (work %d): %v, worst %v", work, st, worst)
 }
 
 // TestBoundsPSPLIB asserts every bound ≤ the proven optimum on all 480 J30

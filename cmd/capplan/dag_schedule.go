@@ -28,8 +28,8 @@ type dagScheduleOptions struct {
 	Stats   bool
 	output  outputOptions
 
-	iterations int
-	timeLimit  time.Duration
+	maxWork   int64
+	timeLimit time.Duration
 }
 
 func newDAGScheduleCmd(io *ioStreams, runF func(*dagScheduleOptions) error) *cobra.Command {
@@ -79,7 +79,7 @@ passes an independent check of precedence and capacity before it is written.`,
 	f := cmd.Flags()
 	opts.in.bind(f)
 	f.StringVar(&opts.Method, "method", "best", "scheduler: best, graphene, bfs, cp, tetris, cg, strippart, random, sgs, or an SGS variant such as psgs-lft")
-	f.StringVar(&opts.Budget, "budget", "", "budget of --method best: `n|duration`, a number of schedules or a time such as 2s (default: 3000000/(tasks+edges) schedules, at least 16)")
+	f.StringVar(&opts.Budget, "budget", "", "budget of --method best: `n|duration`, work units (about one per task or edge visited; deterministic) or a time limit such as 2s (default: 3000000 units, at least 16 schedule passes)")
 	f.Uint64Var(&opts.Seed, "seed", 1, "random seed (random rule, sampling, the genetic algorithm)")
 	f.StringSliceVar(&opts.Compare, "compare", nil, "also run these `methods` and report their makespans")
 	f.BoolVar(&opts.Stats, "stats", false, "print timings to stderr")
@@ -111,15 +111,15 @@ func (o *dagScheduleOptions) validate(cmd *cobra.Command, args []string) error {
 		if o.Method != "best" {
 			return usageErrorf("--budget applies to --method best only")
 		}
-		if n, err := strconv.Atoi(o.Budget); err == nil {
+		if n, err := strconv.ParseInt(o.Budget, 10, 64); err == nil {
 			if n < 1 {
-				return usageErrorf("invalid --budget %q: want at least 1 schedule", o.Budget)
+				return usageErrorf("invalid --budget %q: want at least 1 work unit", o.Budget)
 			}
-			o.iterations = n
+			o.maxWork = n
 		} else if d, err := time.ParseDuration(o.Budget); err == nil && d > 0 {
 			o.timeLimit = d
 		} else {
-			return usageErrorf("invalid --budget %q: want a number of schedules (300) or a duration (2s)", o.Budget)
+			return usageErrorf("invalid --budget %q: want a number of work units (3000000) or a duration (2s)", o.Budget)
 		}
 	}
 	return o.output.validate()
@@ -180,7 +180,7 @@ func dagScheduleRun(o *dagScheduleOptions) error {
 
 // dagOptions are the scheduler options of one job.
 func (o *dagScheduleOptions) dagOptions(inner int) dag.Options {
-	return dag.Options{Seed: o.Seed, Workers: inner, Iterations: o.iterations, TimeLimit: o.timeLimit}
+	return dag.Options{Seed: o.Seed, Workers: inner, MaxWork: o.maxWork, TimeLimit: o.timeLimit}
 }
 
 // scheduleJob schedules one job with the method, checks the schedule and
