@@ -1,24 +1,44 @@
 package dag
 
+// Limits of the task-level destructive bounds: the energetic rule costs
+// O(K·n² log n) per pass, shaving a pass per probe, the LP test and the
+// search more, so they are used only on DAGs up to these sizes (larger
+// DAGs get the stage-level bound).
+const (
+	taskBoundLimit = 1000
+	shaveLimit     = 200
+)
+
 // energeticWork bounds the work EnergeticLB spends by default.
-const energeticWork = 2_000_000
+const energeticWork = 20_000_000
 
 // EnergeticLB is the destructive-improvement bound of Klein & Scholl
 // (EJOR 1999) with the propagator's rules (precedence windows,
-// disjunctions, time-table and energetic reasoning): assume makespan ≤ T,
-// propagate to a fixpoint; if the windows empty, no schedule has makespan
-// ≤ T, so T + 1 is a lower bound. T is searched between the simple bounds
-// and the sum of durations; the largest refuted T + 1 is returned (the
-// simple bounds when none is refuted). It works on the pooled integer
-// relaxation of d (see problem), so it is a bound for the machines too.
-// The work is capped at energeticWork units; the result is deterministic.
+// disjunctions, time-table and energetic reasoning) and shaving: assume
+// makespan ≤ T and propagate to a fixpoint (then shave, on DAGs of at most
+// shaveLimit tasks); if the windows empty, no schedule has makespan ≤ T,
+// so T + 1 is a lower bound. T is searched between the simple bounds and
+// the sum of durations; the largest refuted T + 1 is returned. It works on
+// the pooled integer relaxation of d (see problem), so it bounds the
+// machines too. It returns 0 above taskBoundLimit tasks. The work is
+// capped at energeticWork units; the result is deterministic.
 func EnergeticLB(d *DAG, machines [][]float64) int64 {
-	if d.N() == 0 {
+	if d.N() == 0 || d.N() > taskBoundLimit {
 		return 0
 	}
-	b := &budget{max: energeticWork}
 	lo := max(CPLength(d), EnergyLB(d, machines))
-	return destructiveLB(newProblem(d, machines), lo, d.TotalDuration(), false, b)
+	return energeticBound(newProblem(d, machines), lo, d.TotalDuration(), &budget{max: energeticWork})
+}
+
+// energeticBound runs destructive improvement from lo below hi (a
+// feasible makespan): first with propagation alone, then with shaving
+// from there (small DAGs only).
+func energeticBound(p *problem, lo, hi int64, b *budget) int64 {
+	lo = destructiveLB(p, lo, hi, false, b)
+	if p.n <= shaveLimit {
+		lo = destructiveLB(p, lo, hi, true, b)
+	}
+	return lo
 }
 
 // destructiveLB returns the largest T + 1 in [lo, hi) refuted by
@@ -42,16 +62,6 @@ func destructiveLB(p *problem, lo, hi int64, shaving bool, b *budget) int64 {
 		}
 	}
 	return best
-}
-
-// ShavingLB is EnergeticLB with shaving (see shave) at every T tried.
-func ShavingLB(d *DAG, machines [][]float64) int64 {
-	if d.N() == 0 {
-		return 0
-	}
-	b := &budget{max: 10 * energeticWork}
-	lo := max(CPLength(d), EnergyLB(d, machines))
-	return destructiveLB(newProblem(d, machines), lo, d.TotalDuration(), true, b)
 }
 
 // refutes reports whether propagation empties the windows.

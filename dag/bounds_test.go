@@ -42,10 +42,10 @@ func TestBoundsHand(t *testing.T) {
 		// 7. CP: 2+3+2 = 7. Bin (q=2): demand 2 > 2/2 for a, b, c: 6/1 = 6.
 		// NewLB: cuts after a and after {a,b,c} give parts a | b,c | d and
 		// CutLB = 2 + max(CP 3, energy (6+2)/2 = 4) + 2 = 8.
-		{"one small machine", [][]float64{{2}}, Bounds{CP: 7, Energy: 7, NewLB: 8, NodePacking: 8, Bin: 6, Best: 8}},
+		{"one small machine", [][]float64{{2}}, Bounds{CP: 7, Energy: 7, NewLB: 8, NodePacking: 8, Bin: 6, Best: 8, BestBy: "newLB"}},
 		// Two machines of capacity 2: energy 14/4 → 4; bin 6/2 = 3; the
 		// middle part now takes max(3, 8/4 = 2), so CutLB = 2+3+2 = 7.
-		{"two small machines", [][]float64{{2}, {2}}, Bounds{CP: 7, Energy: 4, NewLB: 7, NodePacking: 7, Bin: 3, Best: 7}},
+		{"two small machines", [][]float64{{2}, {2}}, Bounds{CP: 7, Energy: 4, NewLB: 7, NodePacking: 7, Bin: 3, Best: 7, BestBy: "cpLength"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

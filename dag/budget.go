@@ -23,6 +23,11 @@ type budget struct {
 	used, max int64
 	deadline  time.Time // zero: no time limit
 	timeHit   bool
+	// step, when set, pauses the owner at every pause units of work
+	// (see lockstep); stopped records that it said to stop.
+	step    *lockstep
+	pause   int64
+	stopped bool
 }
 
 // newBudget returns the budget of o for a DAG whose pass costs passWork.
@@ -43,10 +48,18 @@ func (b *budget) spend(w int64) { b.used += w }
 // left returns the work still allowed (≥ 0).
 func (b *budget) left() int64 { return max(0, b.max-b.used) }
 
-// done reports whether the work is spent or the deadline has passed.
+// done reports whether the work is spent, the deadline has passed or a
+// lockstep coordinator said to stop. Under a lockstep it blocks at every
+// epoch boundary until the other workers get there.
 func (b *budget) done() bool {
-	if b.used >= b.max {
+	if b.stopped || b.used >= b.max {
 		return true
+	}
+	if b.step != nil && b.used >= b.pause {
+		if b.step.barrier(b) {
+			b.stopped = true
+			return true
+		}
 	}
 	if !b.deadline.IsZero() && time.Now().After(b.deadline) {
 		b.timeHit = true

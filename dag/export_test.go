@@ -13,7 +13,7 @@ func MustCheck(tb testing.TB, what, name string, d *DAG, machines [][]float64, s
 // up to ub within maxWork units.
 func ExactForTest(d *DAG, machines [][]float64, ub, maxWork int64) (lb int64, optimal bool, work int64) {
 	b := &budget{max: maxWork}
-	lo := max(CPLength(d), EnergyLB(d, machines), EnergeticLB(d, machines), ShavingLB(d, machines))
+	lo := max(CPLength(d), EnergyLB(d, machines), EnergeticLB(d, machines))
 	lb, _, optimal = exact(newProblem(d, machines), lo, ub, b)
 	return lb, optimal, b.used
 }

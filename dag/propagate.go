@@ -72,6 +72,7 @@ type propagator struct {
 	// moved and every task must be checked again.
 	ttSet, djSet changeSet
 	partChanged  bool
+	profileValid bool // segT/segU hold the profile of the current windows
 
 	// dirty tasks: a ring of n slots, each task at most once
 	queue       []int
@@ -81,6 +82,7 @@ type propagator struct {
 	segT   []int64 // time-table profile breakpoints
 	segU   []int64 // usage per segment and resource
 	cur    []int64
+	peak   []int64
 	all    []int
 	djList []int
 	ttList []int
@@ -125,6 +127,7 @@ func (pr *propagator) fixpointAll(s *windows) bool {
 // the dirty tasks (see touch); it returns false when the windows became
 // empty (no schedule within the horizon).
 func (pr *propagator) fixpoint(s *windows) bool {
+	pr.profileValid = false // the profile scratch may hold another state's
 	ok := pr.rules(s)
 	if !ok {
 		pr.drain()
@@ -357,7 +360,7 @@ func (pr *propagator) allTasks() []int {
 	return pr.all
 }
 
-// timetable builds the profile of compulsory parts and pushes every
+// timetable uses the profile of compulsory parts and pushes every
 // task's start past the segments where it would not fit beside the others'
 // compulsory parts (and its end before them, symmetrically). It fails
 // when the compulsory parts alone overload a resource. O(n log n + n·S·K)
@@ -367,7 +370,8 @@ func (pr *propagator) timetable(s *windows) (changed, ok bool) {
 	// The tasks to check: all when the profile moved, else those changed.
 	set := &pr.ttSet
 	check := pr.allTasks()
-	if !set.all && !pr.partChanged {
+	rebuild := set.all || pr.partChanged || !pr.profileValid
+	if !rebuild {
 		pr.ttList = append(pr.ttList[:0], set.list...)
 		check = pr.ttList
 	}
@@ -376,59 +380,14 @@ func (pr *propagator) timetable(s *windows) (changed, ok bool) {
 	if len(check) == 0 {
 		return false, true
 	}
-	ev := pr.events[:0]
-	for i := 0; i < p.n; i++ {
-		if lst, ect := s.lct[i]-p.dur[i], s.est[i]+p.dur[i]; p.dur[i] > 0 && lst < ect {
-			// Packed (time, task, end/start): ends sort before starts at
-			// equal times, which does not matter as segments are built
-			// per time.
-			ev = append(ev, lst<<ttShift|int64(i)<<1|1, ect<<ttShift|int64(i)<<1)
+	if rebuild {
+		if !pr.buildProfile(s) {
+			return false, false
 		}
+		pr.profileValid = true
 	}
-	pr.events = ev
-	if len(ev) == 0 {
-		return false, true
-	}
-	slices.Sort(ev)
-	// Segments [segT[x], segT[x+1]) with usage segU[x·k:(x+1)·k].
-	pr.segT, pr.segU = pr.segT[:0], pr.segU[:0]
-	if cap(pr.cur) < k {
-		pr.cur = make([]int64, k)
-	}
-	cur := pr.cur[:k]
-	clear(cur)
-	for e := 0; e < len(ev); {
-		t := ev[e] >> ttShift
-		for ; e < len(ev) && ev[e]>>ttShift == t; e++ {
-			i, start := int(ev[e]>>1&(1<<(ttShift-1)-1)), ev[e]&1 == 1
-			d := p.dem[i*k : (i+1)*k]
-			if start {
-				for r, c := range d {
-					cur[r] += c
-				}
-			} else {
-				for r, c := range d {
-					cur[r] -= c
-				}
-			}
-		}
-		pr.segT = append(pr.segT, t)
-		pr.segU = append(pr.segU, cur...)
-		for r, u := range cur {
-			if u > p.cap[r] {
-				return false, false
-			}
-		}
-	}
-	pr.work += int64(len(ev))
-	segT, segU, nseg := pr.segT, pr.segU, len(pr.segT) // the last segment is empty
-	peak := cur                                        // reuse: the highest usage of each resource over the profile
-	clear(peak)
-	for x := 0; x < nseg; x++ {
-		for r, u := range segU[x*k : (x+1)*k] {
-			peak[r] = max(peak[r], u)
-		}
-	}
+	pr.work += int64(len(check))
+	segT, segU, nseg, peak := pr.segT, pr.segU, len(pr.segT), pr.peak
 	for _, i := range check {
 		di := p.dur[i]
 		if di == 0 {
@@ -499,6 +458,59 @@ func (pr *propagator) timetable(s *windows) (changed, ok bool) {
 		}
 	}
 	return changed, true
+}
+
+// buildProfile builds the profile of compulsory parts in segT/segU and
+// its peak per resource; it returns false when the parts alone overload a
+// resource.
+func (pr *propagator) buildProfile(s *windows) bool {
+	p, k := pr.p, pr.p.k
+	ev := pr.events[:0]
+	for i := 0; i < p.n; i++ {
+		if lst, ect := s.lct[i]-p.dur[i], s.est[i]+p.dur[i]; p.dur[i] > 0 && lst < ect {
+			// Packed (time, task, start flag), so that an integer sort
+			// orders events by time.
+			ev = append(ev, lst<<ttShift|int64(i)<<1|1, ect<<ttShift|int64(i)<<1)
+		}
+	}
+	pr.events = ev
+	slices.Sort(ev)
+	// Segments [segT[x], segT[x+1]) with usage segU[x·k:(x+1)·k]; the
+	// last one, after every part, is empty (there are none without parts).
+	pr.segT, pr.segU = pr.segT[:0], pr.segU[:0]
+	if cap(pr.cur) < k {
+		pr.cur, pr.peak = make([]int64, k), make([]int64, k)
+	}
+	cur, peak := pr.cur[:k], pr.peak[:k]
+	pr.peak = peak
+	clear(cur)
+	clear(peak)
+	for e := 0; e < len(ev); {
+		t := ev[e] >> ttShift
+		for ; e < len(ev) && ev[e]>>ttShift == t; e++ {
+			i, start := int(ev[e]>>1&(1<<(ttShift-1)-1)), ev[e]&1 == 1
+			d := p.dem[i*k : (i+1)*k]
+			if start {
+				for r, c := range d {
+					cur[r] += c
+				}
+			} else {
+				for r, c := range d {
+					cur[r] -= c
+				}
+			}
+		}
+		pr.segT = append(pr.segT, t)
+		pr.segU = append(pr.segU, cur...)
+		for r, u := range cur {
+			if u > p.cap[r] {
+				return false
+			}
+			peak[r] = max(peak[r], u)
+		}
+	}
+	pr.work += int64(len(ev))
+	return true
 }
 
 // ttShift packs a task and a start flag below the time in timetable's

@@ -276,58 +276,76 @@ func (s *searcher) remember(fixed []bool, st *windows, t int64) {
 	s.b.spend(int64(len(ends)))
 }
 
-// exact proves or improves makespans by search between a lower bound lo
-// and a feasible makespan ub (lo ≤ ub). It first asks for a schedule of
-// makespan ≤ ub − 1 with half the budget: a refutation proves ub optimal
-// at once (and subsumes every smaller T), a schedule lowers ub and the
-// question is asked again. With what is left it climbs from lo (destructive
-// improvement by search): each T refuted raises the bound, a schedule
-// found at T is optimal. It returns the lower bound reached, the start
-// times of the best schedule found (nil if none beat ub) and whether the
-// bound is proved optimal (lb = the optimum of p; a schedule was found at
-// lb, or lb = ub).
-func exact(p *problem, lo, ub int64, b *budget) (lb int64, start []int64, optimal bool) {
-	s := newSearcher(p, b)
-	root := newPropagator(p, true)
-	w := (p.n + 63) / 64
-	// test searches for a schedule of makespan ≤ T.
-	test := func(T int64, bb *budget) searchOutcome {
-		st := newWindows(p.n, w, T)
-		ok := root.fixpointAll(st) && root.shave(st, bb)
-		bb.spend(root.take())
-		if !ok {
-			return searchRefuted
-		}
-		s.b = bb
-		return s.feasible(st)
+// searchResult is what a search worker publishes: lb, every makespan
+// below it refuted; ub, the least makespan of a schedule the search found
+// (or was given); start, the schedule of makespan ub it found (nil if
+// none). Workers under a lockstep write it only between barriers.
+type searchResult struct {
+	lb, ub int64
+	start  []int64
+}
+
+// searchTest searches for a schedule of makespan ≤ T: the root windows
+// are propagated and shaved, then searched.
+func (s *searcher) test(root *propagator, T int64, b *budget) searchOutcome {
+	p := s.p
+	st := newWindows(p.n, s.w, T)
+	ok := root.fixpointAll(st) && (p.n > shaveLimit || root.shave(st, b))
+	b.spend(root.take())
+	if !ok {
+		return searchRefuted
 	}
-	// Top down.
-	down := b.child(b.left() / 2)
-	for lo < ub && !down.done() {
-		out := test(ub-1, down)
-		if out == searchFound {
-			ub = slices.Max(endsOf(p, s.start))
-			start = slices.Clone(s.start)
-			continue
-		}
-		if out == searchRefuted {
-			lo = ub
-		}
-		break
-	}
-	b.merge(down)
-	// Bottom up.
-	for lo < ub && !b.done() {
-		switch test(lo, b) {
+	s.b = b
+	return s.feasible(st)
+}
+
+// searchDown proves a makespan optimal top down: it asks for a schedule
+// of makespan ≤ ub − 1; a refutation proves ub optimal at once (and
+// subsumes every smaller T), a schedule lowers ub and the question is
+// asked again, until the budget runs out.
+func searchDown(p *problem, res *searchResult, b *budget) {
+	s, root := newSearcher(p, b), newPropagator(p, true)
+	for res.lb < res.ub && !b.done() {
+		switch s.test(root, res.ub-1, b) {
 		case searchFound:
-			return lo, slices.Clone(s.start), true
+			res.start = slices.Clone(s.start)
+			res.ub = slices.Max(endsOf(p, s.start))
 		case searchRefuted:
-			lo++
+			res.lb = res.ub
 		default:
-			return lo, start, false
+			return
 		}
 	}
-	return lo, start, lo == ub
+}
+
+// searchUp is destructive improvement by search: from lb it asks for a
+// schedule of makespan ≤ T for T = lb, lb+1, …; each refutation raises
+// lb, and a schedule found at T is optimal (lb = ub = T).
+func searchUp(p *problem, res *searchResult, b *budget) {
+	s, root := newSearcher(p, b), newPropagator(p, true)
+	for res.lb < res.ub && !b.done() {
+		switch s.test(root, res.lb, b) {
+		case searchFound:
+			res.start = slices.Clone(s.start)
+			res.ub = res.lb
+		case searchRefuted:
+			res.lb++
+		default:
+			return
+		}
+	}
+}
+
+// exact runs searchDown with half the budget, then searchUp with the
+// rest, on one goroutine; it returns the lower bound reached, the best
+// schedule found (nil if none beat ub) and whether lb = ub was proved.
+func exact(p *problem, lo, ub int64, b *budget) (lb int64, start []int64, optimal bool) {
+	res := &searchResult{lb: lo, ub: ub}
+	down := b.child(b.left() / 2)
+	searchDown(p, res, down)
+	b.merge(down)
+	searchUp(p, res, b)
+	return res.lb, res.start, res.lb >= res.ub
 }
 
 // endsOf returns the end times of start times.

@@ -20,6 +20,9 @@ type Space struct {
 	caps [][]float64 // per machine, with CapTol slack added
 	same []bool      // same[m]: machine m has the capacities of machine m−1
 	tl   []timeline
+	// work counts the machines tried and segments walked by fits, in the
+	// package's work units (see DefaultMaxWork).
+	work int64
 }
 
 // timeline holds breakpoints t (ascending) and the usage on [t[i], t[i+1])
@@ -160,6 +163,7 @@ func (s *Space) walk(m int, r []float64, dur, edge, limit int64, dir direction) 
 		return Never
 	}
 	j := tl.seg(dir.start(edge, 1)) // the segment of the first tick covered
+	j0 := j
 	if j < 0 && dir == forward {
 		// Segment −1, before the first breakpoint, is empty.
 		if tl.t[0] >= hi {
@@ -176,6 +180,7 @@ walk:
 				// Segment j cannot hold r: jump past it (its far
 				// breakpoint exists, as the last segment is empty).
 				if hi = sg*far[j] + dur; hi >= limHi {
+					s.work += int64(max(j-j0, j0-j)) + 1
 					return Never
 				}
 				continue walk
@@ -185,6 +190,7 @@ walk:
 			break // the segments from the edge to j reach the far end
 		}
 	}
+	s.work += int64(max(j-j0, j0-j)) + 1
 	if dir == forward {
 		return hi - dur
 	}
@@ -244,8 +250,8 @@ func (s *Space) Backward(r []float64, dur, tmax int64) (int, int64) {
 func (s *Space) place(r []float64, dur, edge int64, dir direction) (int, int64) {
 	best, bm := dir.beyond(), -1
 	at := dir.start(edge, dur) // a placement right at edge cannot be bettered
-	fits := false
-	for m := range s.tl {
+	fits, m := false, 0
+	for ; m < len(s.tl); m++ {
 		// fit, with its usual case inline: this loop is the hot spot of
 		// every placer. Identical machines in a row share the Fits test.
 		if !s.same[m] {
@@ -265,6 +271,7 @@ func (s *Space) place(r []float64, dur, edge int64, dir direction) (int, int64) 
 			}
 		}
 	}
+	s.work += int64(m) + 1 // machines tried
 	if bm < 0 {
 		return -1, Never
 	}
