@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"slices"
+	"time"
 )
 
 // Result is a schedule with its evidence.
@@ -117,7 +118,7 @@ func Best(d *DAG, machines [][]float64, o Options) (*Result, error) {
 	}
 	if win.ms > b.Best && !bud.done() {
 		bb := bud.child(int64(boundShare * float64(bud.max)))
-		strengthen(d, machines, &b, p, win.ms, bb)
+		strengthen(d, machines, &b, p, win.ms, bb, nil)
 		bud.merge(bb)
 	}
 	// Step 3.
@@ -278,30 +279,39 @@ func assign(d *DAG, machines [][]float64, start []int64) *Schedule {
 }
 
 // strengthen is step 2 of Best (and the core of AllBounds): it raises b
-// with the destructive bounds below ub, a known makespan, within bud.
-func strengthen(d *DAG, machines [][]float64, b *Bounds, p *problem, ub int64, bud *budget) {
-	if st := bud.child(bud.left() / 10); d.stageTopo != nil && len(d.Stages) < d.N() {
-		b.Stage = stageBound(d, machines, b.Best, ub, st)
-		b.addWork("stage", st.used)
-		bud.merge(st)
+// with the destructive bounds below ub, a known makespan, within bud. When
+// el is not nil it records the wall-clock time of each bound run.
+func strengthen(d *DAG, machines [][]float64, b *Bounds, p *problem, ub int64, bud *budget, el map[string]time.Duration) {
+	run := func(name string, share int64, f func(*budget) int64) {
+		t0 := time.Now()
+		cb := bud.child(share)
+		v := f(cb)
+		b.addWork(name, cb.used)
+		bud.merge(cb)
+		switch name {
+		case "stage":
+			b.Stage = v
+		case "energetic":
+			b.Energetic = v
+		case "lp":
+			b.LP = v
+		}
 		b.settle()
+		if el != nil {
+			el[name] = time.Since(t0)
+		}
+	}
+	if d.stageTopo != nil && len(d.Stages) < d.N() {
+		run("stage", bud.left()/10, func(cb *budget) int64 { return stageBound(d, machines, b.Best, ub, cb) })
 	}
 	if p == nil || b.Best >= ub {
 		return
 	}
-	eb := bud.child(bud.left() * 7 / 10)
-	b.Energetic = energeticBound(p, b.Best, ub, eb)
-	b.addWork("energetic", eb.used)
-	bud.merge(eb)
-	b.settle()
+	run("energetic", bud.left()*7/10, func(cb *budget) int64 { return energeticBound(p, b.Best, ub, cb) })
 	if p.n > lpLimit || b.Best >= ub || bud.done() {
 		return
 	}
-	lb := bud.child(bud.left())
-	b.LP = lpClimb(p, b.Best, ub, lb)
-	b.addWork("lp", lb.used)
-	bud.merge(lb)
-	b.settle()
+	run("lp", bud.left(), func(cb *budget) int64 { return lpClimb(p, b.Best, ub, cb) })
 }
 
 // firstMethods is the number of step-one methods Best always runs.

@@ -2,6 +2,7 @@ package dag
 
 import (
 	"math"
+	"time"
 )
 
 // boundTol absorbs float64 rounding before a fractional bound is rounded
@@ -56,6 +57,9 @@ type Bounds struct {
 	BestBy string
 	// Work is the work each destructive bound spent, by name.
 	Work map[string]int64
+	// Elapsed is the wall-clock time of each bound by name, when measured
+	// (AllBounds); it is the only machine-dependent field.
+	Elapsed map[string]time.Duration
 }
 
 // BoundNames name the bounds of Bounds in table order: the names the

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -333,4 +334,71 @@ func TestPSPLIBFiles(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestAllBoundsJ30 asserts that every bound of dag.AllBounds, the
+// destructive ones included, is ≤ the proven optimum on all 480 J30
+// instances. No schedule is given (the ceiling is the sum of durations),
+// so a bound above the optimum cannot be hidden by a cap at a known
+// makespan. The work cap per instance (DAG_J30_BOUND_WORK, default
+// 1,000,000 units) keeps the run short; the instances run on all cores.
+// It logs the mean deviation of the best bound from the optimum and the
+// instances where it is tight.
+func TestAllBoundsJ30(t *testing.T) {
+	if testing.Short() {
+		t.Skip("480 instances with the destructive bounds")
+	}
+	work := int64(1_000_000)
+	if v, err := strconv.ParseInt(os.Getenv("DAG_J30_BOUND_WORK"), 10, 64); err == nil {
+		work = v
+	}
+	insts := loadPSPLIB(t, "j30", "j30opt.sm")
+	all := make([]dag.Bounds, len(insts))
+	var next sync.Mutex
+	k := 0
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				next.Lock()
+				i := k
+				k++
+				next.Unlock()
+				if i >= len(insts) {
+					return
+				}
+				in := insts[i]
+				b, err := dag.AllBounds(in.Inst.DAG, in.Inst.Machines(), in.Inst.DAG.TotalDuration(), dag.Options{MaxWork: work})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				all[i] = b
+			}
+		}()
+	}
+	wg.Wait()
+	tight := 0
+	var dev float64
+	byName := map[string]int{}
+	for i, in := range insts {
+		b := all[i]
+		for _, name := range dag.BoundNames {
+			if v := b.Value(name); v > in.Ref {
+				t.Errorf("j30 %v: %s bound %d > optimum %d", in.Key, name, v, in.Ref)
+			}
+		}
+		if b.Best != b.Value(b.BestBy) {
+			t.Errorf("j30 %v: best %d named %s of value %d", in.Key, b.Best, b.BestBy, b.Value(b.BestBy))
+		}
+		if b.Best == in.Ref {
+			tight++
+			byName[b.BestBy]++
+		}
+		dev += float64(in.Ref-b.Best) / float64(in.Ref)
+	}
+	t.Logf("J30 AllBounds (work %d): mean deviation from the optimum %.3f%%, tight on %d/480 (by %v)",
+		work, 100*dev/float64(len(insts)), tight, byName)
 }

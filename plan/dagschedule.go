@@ -3,6 +3,7 @@ package plan
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/capplan/capplan/dag"
@@ -122,8 +123,38 @@ type DAGBoundSet struct {
 	NewLB       float64 `json:"newLB"`
 	NodePacking float64 `json:"nodePacking"`
 	Bin         float64 `json:"bin"`
-	// Best is the largest of the bounds.
-	Best float64 `json:"best"`
+	// Best is the largest of the bounds, and BestBy the name of the first
+	// bound (in the order of List) equal to it.
+	Best   float64 `json:"best"`
+	BestBy string  `json:"bestBy"`
+	// List has every bound computed, the destructive ones (energetic,
+	// stage, lp, search) included, in dag.BoundNames order.
+	List []DAGBound `json:"list"`
+}
+
+// DAGBound is one lower bound with the cost of computing it.
+type DAGBound struct {
+	// Name is a dag.BoundNames name; Value is in seconds (PSPLIB periods).
+	Name  string  `json:"name"`
+	Value float64 `json:"value"`
+	// Work is the work units a destructive bound spent (deterministic).
+	Work int64 `json:"work,omitempty"`
+	// Seconds is the wall-clock time it took, present only when asked
+	// for (--timings): it is the one field that depends on the machine.
+	Seconds *float64 `json:"seconds,omitempty"`
+}
+
+// DAGCertificate is the one-line verdict on a makespan against the bounds:
+// "optimal (proved by <bound>)" when it equals the best bound, else
+// "gap <x%> to the <bound> bound".
+func DAGCertificate(makespan float64, b DAGBoundSet) string {
+	switch {
+	case makespan == b.Best:
+		return "optimal (proved by " + b.BestBy + ")"
+	case makespan < b.Best:
+		return fmt.Sprintf("infeasible: below the %s bound", b.BestBy)
+	}
+	return fmt.Sprintf("gap %.2f%% to the %s bound", 100*gap(makespan, b.Best), b.BestBy)
 }
 
 // BoundNames are the JSON names of the scalar bounds, in table order.
@@ -145,8 +176,16 @@ type DAGJob struct {
 	// Method is the scheduler that produced the schedule (for "best", the
 	// winner, such as "graphene" or "psgs-lft+fbi").
 	Method string `json:"method"`
+	// Certificate says "optimal (proved by <bound>)" when the makespan
+	// equals a bound, else the gap to the best bound and its name.
+	Certificate string `json:"certificate"`
 	// Schedules counts the schedule generation passes spent ("best").
 	Schedules int `json:"schedules,omitempty"`
+	// WorkUsed is the work units best spent (its budget is the flags'
+	// budget), and TimeLimitHit is true when the opt-in wall-clock limit
+	// cut its search (the schedule then depends on machine speed).
+	WorkUsed     int64 `json:"workUsed,omitempty"`
+	TimeLimitHit bool  `json:"timeLimitHit,omitempty"`
 	// MachinesMakespan, in pooled mode, is the same method's makespan on
 	// the machines themselves; the difference is the cost of fragmentation.
 	MachinesMakespan *float64 `json:"machinesMakespan,omitempty"`
@@ -191,10 +230,14 @@ type DAGCheckJob struct {
 	Makespan float64 `json:"makespan"`
 	// Gap is the gap to the best bound; Gaps the gap to each bound by the
 	// names of BoundNames (0 when a bound is 0).
-	Gap        float64            `json:"gap"`
-	Gaps       map[string]float64 `json:"gaps"`
-	Feasible   bool               `json:"feasible"`
-	Violations []DAGViolation     `json:"violations"`
+	Gap  float64            `json:"gap"`
+	Gaps map[string]float64 `json:"gaps"`
+	// Certificate is the verdict against the best bound (see
+	// DAGCertificate): "optimal (proved by <bound>)" or "gap <x%> to the
+	// <bound> bound".
+	Certificate string         `json:"certificate"`
+	Feasible    bool           `json:"feasible"`
+	Violations  []DAGViolation `json:"violations"`
 }
 
 // DAGViolation is one broken constraint (dag.Violation), times in seconds.
@@ -227,8 +270,23 @@ type DAGCheckSummary struct {
 	Violations int `json:"violations"`
 }
 
-// NewDAGJobInfo describes d on machines with its bounds b (dag.LowerBounds).
+// cheapBounds are the bounds every document lists (dag.LowerBounds).
+var cheapBounds = []string{"cpLength", "energy", "newLB", "nodePacking", "bin"}
+
+// NewDAGJobInfo describes d on machines with its bounds b (dag.LowerBounds,
+// dag.AllBounds or a dag.Best result's). The bounds' wall-clock times are
+// recorded only with timings.
 func NewDAGJobInfo(d *dag.DAG, b dag.Bounds) DAGJobInfo {
+	return newDAGJobInfo(d, b, false)
+}
+
+// NewDAGJobInfoTimed is NewDAGJobInfo recording each bound's wall-clock
+// time (DAGBound.Seconds) when timings is true.
+func NewDAGJobInfoTimed(d *dag.DAG, b dag.Bounds, timings bool) DAGJobInfo {
+	return newDAGJobInfo(d, b, timings)
+}
+
+func newDAGJobInfo(d *dag.DAG, b dag.Bounds, timings bool) DAGJobInfo {
 	sec := d.Seconds
 	info := DAGJobInfo{
 		Name: d.Name, NumTasks: d.N(), Edges: d.Edges(), Stages: len(d.Stages),
@@ -239,6 +297,19 @@ func NewDAGJobInfo(d *dag.DAG, b dag.Bounds) DAGJobInfo {
 			TWorkByResource: map[string]float64{},
 		},
 	}
+	for _, name := range dag.BoundNames {
+		v := b.Value(name)
+		if v == 0 && b.Work[name] == 0 && !slices.Contains(cheapBounds, name) {
+			continue // not computed
+		}
+		bd := DAGBound{Name: name, Value: sec(v), Work: b.Work[name]}
+		if el, ok := b.Elapsed[name]; ok && timings {
+			x := el.Seconds()
+			bd.Seconds = &x
+		}
+		info.Bounds.List = append(info.Bounds.List, bd)
+	}
+	info.Bounds.BestBy = b.BestBy
 	for r, w := range b.TWork {
 		v := w * d.Unit
 		info.Bounds.TWorkByResource[d.Resources[r]] = v
@@ -274,9 +345,11 @@ func NewDAGJob(d *dag.DAG, machines [][]float64, s *dag.Schedule, b dag.Bounds, 
 		Gap:        dag.Gap(ms, b.Best),
 		Optimal:    ms == b.Best,
 		Method:     method,
-		Order:      make([]string, 0, d.N()),
-		Tasks:      make([]DAGTask, d.N()),
+
+		Order: make([]string, 0, d.N()),
+		Tasks: make([]DAGTask, d.N()),
 	}
+	j.Certificate = DAGCertificate(j.Makespan, j.Bounds)
 	for _, i := range s.Order() {
 		j.Order = append(j.Order, d.Tasks[i].ID)
 	}
@@ -298,6 +371,10 @@ func NewDAGCheckJob(d *dag.DAG, a dag.Assessment) DAGCheckJob {
 		Violations: []DAGViolation{},
 	}
 	ms := j.Makespan
+	j.Certificate = DAGCertificate(ms, info.Bounds)
+	for _, bd := range info.Bounds.List {
+		j.Gaps[bd.Name] = gap(ms, bd.Value)
+	}
 	for k, v := range info.Bounds.Values() {
 		j.Gaps[BoundNames[k]] = gap(ms, v)
 	}

@@ -17,6 +17,7 @@ type dagCheckOptions struct {
 	io       *ioStreams
 	in       dagInputOptions
 	Schedule string
+	Budget   dagBudgetOptions
 	output   outputOptions
 }
 
@@ -30,7 +31,10 @@ the job DAGs of the input and the machines: every task starts after all its
 predecessors end, runs for its duration on a machine that exists, and no
 machine is ever over its capacity in any resource. Every violation is reported,
 with the task ids and times; then the gap of the schedule's makespan to each
-lower bound.
+lower bound, the destructive ones included (computed within --budget work
+units per job, see 'capplan dag bounds'), and its certificate: "optimal (proved
+by <bound>)" when the makespan meets a bound, else "gap x% to the <bound>
+bound", naming the best bound.
 
 The schedule is a DAGSchedule JSON document ({"jobs": [{"name", "tasks": [{"id",
 "start", "end", "machine"}]}]}; a single DAG may give just {"tasks": […]}) or a
@@ -51,6 +55,9 @@ Exit status 1 when the schedule has a violation, 0 when it is feasible.`,
 			if opts.Schedule == "" {
 				return usageErrorf("--schedule is required: the schedule to check (DAGSchedule JSON or CSV job,task,start,end,machine)")
 			}
+			if err := opts.Budget.validate(); err != nil {
+				return err
+			}
 			if err := opts.output.validate(); err != nil {
 				return err
 			}
@@ -63,6 +70,7 @@ Exit status 1 when the schedule has a violation, 0 when it is feasible.`,
 	f := cmd.Flags()
 	f.StringVarP(&opts.Schedule, "schedule", "s", "", "the schedule to check: DAGSchedule JSON or CSV `file`")
 	opts.in.bind(f)
+	opts.Budget.bind(f, "the destructive bounds")
 	opts.output.bind(f, "DAGCheck")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(dagFormats, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
@@ -117,6 +125,7 @@ func dagCheckRun(o *dagCheckOptions) error {
 	}
 	flags := map[string]string{}
 	o.in.flags(flags)
+	o.Budget.flags(flags)
 	inputs = append(append(src.inputs, inputs...), plan.Input{Role: "schedule", Path: o.Schedule, SHA256: digest(data)})
 	groups := machines.docGroups()
 	doc := &plan.DAGCheck{
@@ -134,7 +143,11 @@ func dagCheckRun(o *dagCheckOptions) error {
 		if err != nil {
 			return err
 		}
-		doc.Jobs[i] = plan.NewDAGCheckJob(d, dag.Assess(d, j.machines, s))
+		a, err := dag.AssessAll(d, j.machines, s, dag.Options{MaxWork: o.Budget.MaxWork, TimeLimit: o.Budget.TimeLimit})
+		if err != nil {
+			return fmt.Errorf("job %s: %w", d.Name, err)
+		}
+		doc.Jobs[i] = plan.NewDAGCheckJob(d, a)
 		return nil
 	})
 	if err != nil {

@@ -5,7 +5,6 @@ import (
 	"io"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -22,14 +21,11 @@ type dagScheduleOptions struct {
 	in dagInputOptions
 
 	Method  string
-	Budget  string
+	Budget  dagBudgetOptions
 	Seed    uint64
 	Compare []string
 	Stats   bool
 	output  outputOptions
-
-	maxWork   int64
-	timeLimit time.Duration
 }
 
 func newDAGScheduleCmd(io *ioStreams, runF func(*dagScheduleOptions) error) *cobra.Command {
@@ -39,7 +35,10 @@ func newDAGScheduleCmd(io *ioStreams, runF func(*dagScheduleOptions) error) *cob
 		Short: "Build a preferred schedule for every job DAG, with its lower bounds",
 		Long: `Schedule every job DAG of the input on the machines and measure each schedule
 against the lower bounds (critical path, TWork, NewLB, node packing, bin): the
-gap is makespan/best bound − 1, and a schedule is optimal when it meets a bound.
+gap is makespan/best bound − 1, and a schedule is optimal when it meets a bound:
+its certificate then reads "optimal (proved by <bound>)". Method best also
+computes the destructive bounds (energetic reasoning, LP, stage level, exact
+search) within its budget.
 
 Methods: best (the default) runs Graphene and the single-pass baselines, improves
 each by forward-backward justification and then runs a genetic algorithm within
@@ -59,7 +58,8 @@ the summed capacity and also reports the makespan on the machines.
 
 Many jobs are scheduled --workers at a time, with a progress bar on a terminal;
 jobs keep their input order, and results depend only on the inputs, the flags
-and --seed (and on machine speed when --budget is a duration). Every schedule
+and --seed: budgets count work, not time (--time-limit adds an opt-in
+wall-clock limit; a job whose search it cut says timeLimitHit). Every schedule
 passes an independent check of precedence and capacity before it is written.`,
 		Example: `  capplan dag schedule j301_1.sm --json
   capplan dag schedule workload.yaml -c cluster.yaml -o schedule.json
@@ -79,7 +79,7 @@ passes an independent check of precedence and capacity before it is written.`,
 	f := cmd.Flags()
 	opts.in.bind(f)
 	f.StringVar(&opts.Method, "method", "best", "scheduler: best, graphene, bfs, cp, tetris, cg, strippart, random, sgs, or an SGS variant such as psgs-lft")
-	f.StringVar(&opts.Budget, "budget", "", "budget of --method best: `n|duration`, work units (about one per task or edge visited; deterministic) or a time limit such as 2s (default: 3000000 units, at least 16 schedule passes)")
+	opts.Budget.bind(f, "--method best")
 	f.Uint64Var(&opts.Seed, "seed", 1, "random seed (random rule, sampling, the genetic algorithm)")
 	f.StringSliceVar(&opts.Compare, "compare", nil, "also run these `methods` and report their makespans")
 	f.BoolVar(&opts.Stats, "stats", false, "print timings to stderr")
@@ -107,20 +107,11 @@ func (o *dagScheduleOptions) validate(cmd *cobra.Command, args []string) error {
 	if o.Seed > math.MaxInt64 {
 		return usageErrorf("invalid --seed %d: at most %d", o.Seed, int64(math.MaxInt64))
 	}
-	if o.Budget != "" {
-		if o.Method != "best" {
-			return usageErrorf("--budget applies to --method best only")
-		}
-		if n, err := strconv.ParseInt(o.Budget, 10, 64); err == nil {
-			if n < 1 {
-				return usageErrorf("invalid --budget %q: want at least 1 work unit", o.Budget)
-			}
-			o.maxWork = n
-		} else if d, err := time.ParseDuration(o.Budget); err == nil && d > 0 {
-			o.timeLimit = d
-		} else {
-			return usageErrorf("invalid --budget %q: want a number of work units (3000000) or a duration (2s)", o.Budget)
-		}
+	if err := o.Budget.validate(); err != nil {
+		return err
+	}
+	if o.Budget.set() && o.Method != "best" {
+		return usageErrorf("--budget and --time-limit apply to --method best only")
 	}
 	return o.output.validate()
 }
@@ -128,9 +119,7 @@ func (o *dagScheduleOptions) validate(cmd *cobra.Command, args []string) error {
 func (o *dagScheduleOptions) flags() map[string]string {
 	m := map[string]string{"method": o.Method}
 	o.in.flags(m)
-	if o.Budget != "" {
-		m["budget"] = o.Budget
-	}
+	o.Budget.flags(m)
 	if len(o.Compare) > 0 {
 		m["compare"] = strings.Join(o.Compare, ",")
 	}
@@ -180,7 +169,7 @@ func dagScheduleRun(o *dagScheduleOptions) error {
 
 // dagOptions are the scheduler options of one job.
 func (o *dagScheduleOptions) dagOptions(inner int) dag.Options {
-	return dag.Options{Seed: o.Seed, Workers: inner, MaxWork: o.maxWork, TimeLimit: o.timeLimit}
+	return dag.Options{Seed: o.Seed, Workers: inner, MaxWork: o.Budget.MaxWork, TimeLimit: o.Budget.TimeLimit}
 }
 
 // scheduleJob schedules one job with the method, checks the schedule and
@@ -190,12 +179,15 @@ func (o *dagScheduleOptions) scheduleJob(j *dagJob, inner int) (plan.DAGJob, err
 	var s *dag.Schedule
 	var b dag.Bounds
 	method, schedules := o.Method, 0
+	var work int64
+	var timeHit bool
 	if o.Method == "best" {
 		r, err := dag.Best(j.d, j.machines, opts)
 		if err != nil {
 			return plan.DAGJob{}, fmt.Errorf("job %s: %w", j.d.Name, err)
 		}
 		s, b, method, schedules = r.Schedule, r.Bounds, r.Method, r.Schedules
+		work, timeHit = r.WorkUsed, r.TimeLimitHit
 	} else {
 		var err error
 		if s, err = runDAGMethod(o.Method, j.d, j.machines, opts); err != nil {
@@ -207,7 +199,7 @@ func (o *dagScheduleOptions) scheduleJob(j *dagJob, inner int) (plan.DAGJob, err
 	if err != nil {
 		return plan.DAGJob{}, err
 	}
-	out.Schedules = schedules
+	out.Schedules, out.WorkUsed, out.TimeLimitHit = schedules, work, timeHit
 	if o.in.Pool {
 		ms, err := dagMakespan(o.Method, j.d, j.own, opts)
 		if err != nil {
