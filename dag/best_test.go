@@ -73,3 +73,34 @@ func TestBestDeterministicAcrossCores(t *testing.T) {
 		}
 	}
 }
+
+// TestBestSearchDeterministic: on DAGs small enough for the exact search,
+// Best runs the search workers and the genetic-algorithm islands in
+// lockstep; its schedule, work, method and bounds must not depend on
+// GOMAXPROCS or Workers.
+func TestBestSearchDeterministic(t *testing.T) {
+	for seed := uint64(1); seed <= 4; seed++ {
+		d, ms := genStageDAG(t, seed, 60, 8, 2)
+		var first *Result
+		for _, c := range []struct{ procs, workers int }{{1, 0}, {2, 0}, {2, 1}, {1, 4}} {
+			prev := runtime.GOMAXPROCS(c.procs)
+			r, err := Best(d, ms, Options{Seed: seed, Workers: c.workers, MaxWork: 300_000})
+			runtime.GOMAXPROCS(prev)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mustCheck(t, "best", instance{name: d.Name, d: d, machines: ms}, r.Schedule)
+			if first == nil {
+				first = r
+				continue
+			}
+			if fingerprint(r.Schedule) != fingerprint(first.Schedule) || r.WorkUsed != first.WorkUsed ||
+				r.Method != first.Method || r.Bounds.Best != first.Bounds.Best || r.Bounds.BestBy != first.Bounds.BestBy {
+				t.Fatalf("seed %d, GOMAXPROCS %d, Workers %d: makespan %d (%s, work %d, bound %d %s), first run %d (%s, work %d, bound %d %s)",
+					seed, c.procs, c.workers, r.Makespan, r.Method, r.WorkUsed, r.Bounds.Best, r.Bounds.BestBy,
+					first.Makespan, first.Method, first.WorkUsed, first.Bounds.Best, first.Bounds.BestBy)
+			}
+		}
+		t.Logf("seed %d: makespan %d by %s, bound %d by %s, work %d", seed, first.Makespan, first.Method, first.Bounds.Best, first.Bounds.BestBy, first.WorkUsed)
+	}
+}

@@ -32,8 +32,8 @@ import (
 // certificate is found, or when the budget is spent.
 //
 // It uses the lp package's default backend (CLP with the clp build tag,
-// the pure-Go simplex otherwise). Work: rows × columns per LP solve plus
-// the pricing nodes.
+// the pure-Go simplex otherwise). Work: see solveWork, plus the pricing
+// nodes.
 func (lb *lpBound) refutes(s *windows, b *budget) bool {
 	p := lb.p
 	ivs := lb.intervals(s)
@@ -93,7 +93,11 @@ func (lb *lpBound) refutes(s *windows, b *budget) bool {
 		if added == 0 {
 			return false // the LP optimum is reached and it is not positive
 		}
-		b.spend(lb.cellWork * int64(m.NumRows()) * int64(m.NumVars()))
+		w := lb.solveWork(int64(m.NumRows()), int64(m.NumVars()))
+		if w > b.left() {
+			return false // the solve would overrun the budget
+		}
+		b.spend(w)
 		sol, err := lb.solver.Solve(&m)
 		if err != nil || sol.Status != lp.Optimal {
 			return false // no certificate from a failed solve
@@ -129,19 +133,31 @@ type lpBound struct {
 	w      int
 	solver lp.Solver
 	// maxIntervals caps the intervals (neighbours are merged into a
-	// relaxation beyond it) and cellWork is the work charged per
-	// coefficient of an LP solve: the pure-Go dense simplex is thousands
-	// of times slower than CLP on these models, so it gets small LPs and
-	// a high price (both fixed per build, so results stay deterministic).
+	// relaxation beyond it) and dense says the backend is the pure-Go
+	// dense simplex, which is thousands of times slower than CLP on these
+	// models: it gets small LPs and a cubic price (see solveWork; both
+	// fixed per build, so results stay deterministic).
 	maxIntervals int
-	cellWork     int64
+	dense        bool
+}
+
+// solveWork is the work charged for one LP solve of m rows and n
+// columns. CLP: m·n. The pure-Go simplex refactorises the m×m basis at
+// every pivot, about m + n pivots: simplexCellWork · m²·(m + n), calibrated
+// on J30 (about 1 µs per m²·(m+n) on the 2-core reference machine, where
+// the search runs about 40 million work units a second).
+func (lb *lpBound) solveWork(m, n int64) int64 {
+	if lb.dense {
+		return simplexCellWork * m * m * (m + n)
+	}
+	return m * n
 }
 
 func newLPBound(p *problem) *lpBound {
 	w := (p.n + 63) / 64
-	lb := &lpBound{p: p, w: w, reach: make([]uint64, p.n*w), solver: lp.Default(), maxIntervals: 1 << 30, cellWork: 1}
+	lb := &lpBound{p: p, w: w, reach: make([]uint64, p.n*w), solver: lp.Default(), maxIntervals: 1 << 30}
 	if lp.Backends()[0] != lp.BackendCLP {
-		lb.maxIntervals, lb.cellWork = simplexMaxIntervals, simplexCellWork
+		lb.maxIntervals, lb.dense = simplexMaxIntervals, true
 	}
 	for k := len(p.topo) - 1; k >= 0; k-- {
 		v := p.topo[k]
@@ -160,7 +176,7 @@ func newLPBound(p *problem) *lpBound {
 // the pure-Go simplex backend (see lpBound).
 const (
 	simplexMaxIntervals = 12
-	simplexCellWork     = 200
+	simplexCellWork     = 45
 )
 
 // interval is one piece I_k of the horizon with the tasks allowed in it
