@@ -79,7 +79,8 @@ const (
 )
 
 // Best schedules d on machines as well as the toolkit can within the work
-// budget o.MaxWork (default DefaultMaxWork) and proves what it can. It
+// budget o.MaxWork (default DefaultMaxWork, DefaultSearchWork on DAGs small
+// enough for the exact search) and proves what it can. It
 // stops as soon as a schedule meets a lower bound:
 //
 //  1. Construction (≤ 10% of the budget): Graphene (§3.3) and the
@@ -104,7 +105,7 @@ func Best(d *DAG, machines [][]float64, o Options) (*Result, error) {
 	if err := CheckFit(d, machines); err != nil {
 		return nil, err
 	}
-	bud := newBudget(o, d.passWork())
+	bud := newBudget(o, d.N(), d.passWork())
 	b := LowerBounds(d, machines)
 	// Step 1.
 	cons := &tracker{target: b.Best, b: bud.child(int64(constructShare * float64(bud.max)))}

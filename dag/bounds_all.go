@@ -8,7 +8,7 @@ const allBoundsShare = 0.6
 
 // AllBounds computes every bound of Bounds on d and machines: the cheap
 // ones (LowerBounds), then, within the work budget o.MaxWork (default
-// DefaultMaxWork; o.TimeLimit opt-in as in Best), the destructive ones:
+// DefaultMaxWork, or DefaultSearchWork; o.TimeLimit opt-in as in Best), the destructive ones:
 // stage level (StageLB) on DAGs in stages, energetic reasoning with
 // shaving (EnergeticLB) and the LP test (LPLB) on DAGs up to
 // taskBoundLimit and lpLimit tasks, then the exact search bottom up
@@ -51,7 +51,7 @@ func AllBounds(d *DAG, machines [][]float64, ub int64, o Options) (Bounds, error
 		s, _ := justify(d, machines, methods["ssgs-lft"].run(d, machines, o), true)
 		ub = s.Makespan()
 	}
-	bud := newBudget(o, d.passWork())
+	bud := newBudget(o, d.N(), d.passWork())
 	var p *problem
 	if d.N() > 0 && d.N() <= taskBoundLimit {
 		p = newProblem(d, machines)

@@ -9,8 +9,14 @@ import "time"
 // task window updated or examined by a propagation, one node of a search.
 // Budgets count work, never time, so a result depends only on the inputs
 // and the seed. At least minPasses passes are always allowed, so very
-// large DAGs still get a few schedules.
+// large DAGs still get a few schedules. DAGs small enough for the exact
+// search (up to searchLimit tasks) get DefaultSearchWork instead, as the
+// search can prove optimality there (about 0.2 s per PSPLIB J30 instance
+// on average, 2 s at most, on the 2-core reference machine).
 const DefaultMaxWork = 3_000_000
+
+// DefaultSearchWork is the default budget of DAGs up to searchLimit tasks.
+const DefaultSearchWork = 50_000_000
 
 // minPasses is the least default budget, in schedule generation passes.
 const minPasses = 16
@@ -30,10 +36,15 @@ type budget struct {
 	stopped bool
 }
 
-// newBudget returns the budget of o for a DAG whose pass costs passWork.
-func newBudget(o Options, passWork int64) *budget {
+// newBudget returns the budget of o for a DAG of n tasks whose pass costs
+// passWork.
+func newBudget(o Options, n int, passWork int64) *budget {
 	b := &budget{max: o.MaxWork}
-	if b.max <= 0 {
+	switch {
+	case b.max > 0:
+	case n <= searchLimit:
+		b.max = DefaultSearchWork
+	default:
 		b.max = max(DefaultMaxWork, minPasses*passWork)
 	}
 	if o.TimeLimit > 0 {

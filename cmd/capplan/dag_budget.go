@@ -17,7 +17,7 @@ type dagBudgetOptions struct {
 
 // bind adds --budget and --time-limit; what says what they limit.
 func (o *dagBudgetOptions) bind(f *pflag.FlagSet, what string) {
-	f.Int64Var(&o.MaxWork, "budget", 0, "work budget of "+what+" per job, in `units` (about one per task or edge visited, window updated or search node; deterministic; 0: 3000000, at least 16 schedule passes)")
+	f.Int64Var(&o.MaxWork, "budget", 0, "work budget of "+what+" per job, in `units` (about one per task or edge visited, window updated or search node; deterministic; 0: 50000000 on DAGs of at most 120 tasks, else 3000000 and at least 16 schedule passes)")
 	f.DurationVar(&o.TimeLimit, "time-limit", 0, "opt-in wall-clock limit of "+what+" per job, such as 2s (0: none); the document records when it cut the search")
 }
 
