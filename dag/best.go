@@ -172,7 +172,13 @@ func improve(d *DAG, machines [][]float64, o Options, b *Bounds, p *problem, win
 	if search {
 		down = &searchResult{lb: b.Best, ub: win.ms}
 		up = &searchResult{lb: b.Best, ub: win.ms}
-		shares = append(shares, int64(0.35*left), int64(0.25*left))
+		// searchUp stops below ub − 1, the makespan searchDown tests
+		// first; with a gap of one it has nothing to do.
+		if win.ms-b.Best <= 1 {
+			shares = append(shares, int64(0.6*left), 0)
+		} else {
+			shares = append(shares, int64(0.35*left), int64(0.25*left))
+		}
 	}
 	isl := make([]*tracker, islands)
 	for i := range isl {
@@ -212,7 +218,7 @@ func improve(d *DAG, machines [][]float64, o Options, b *Bounds, p *problem, win
 		case search && i == 0:
 			searchDown(p, down, wb)
 		case search && i == 1:
-			searchUp(p, up, wb)
+			searchUp(p, up, win.ms-1, wb)
 		default:
 			k := i - (len(shares) - islands)
 			rng := rand.New(rand.NewPCG(o.Seed, 0x9e3779b97f4a7c15+uint64(k)))

@@ -62,7 +62,7 @@ func AllBounds(d *DAG, machines [][]float64, ub int64, o Options) (Bounds, error
 	if p != nil && p.n <= searchLimit && b.Best < ub && !bud.done() {
 		t0 := time.Now()
 		res := &searchResult{lb: b.Best, ub: ub}
-		searchUp(p, res, bud)
+		searchUp(p, res, ub, bud)
 		b.Search = res.lb
 		b.addWork("search", bud.used-sb.used)
 		el["search"] = time.Since(t0)

@@ -319,11 +319,12 @@ func searchDown(p *problem, res *searchResult, b *budget) {
 }
 
 // searchUp is destructive improvement by search: from lb it asks for a
-// schedule of makespan ≤ T for T = lb, lb+1, …; each refutation raises
-// lb, and a schedule found at T is optimal (lb = ub = T).
-func searchUp(p *problem, res *searchResult, b *budget) {
+// schedule of makespan ≤ T for T = lb, lb+1, … below stop; each
+// refutation raises lb, and a schedule found at T is optimal (lb = ub =
+// T). Best stops it at ub − 1, the makespan searchDown tests first.
+func searchUp(p *problem, res *searchResult, stop int64, b *budget) {
 	s, root := newSearcher(p, b), newPropagator(p, true)
-	for res.lb < res.ub && !b.done() {
+	for res.lb < min(res.ub, stop) && !b.done() {
 		switch s.test(root, res.lb, b) {
 		case searchFound:
 			res.start = slices.Clone(s.start)
@@ -344,7 +345,7 @@ func exact(p *problem, lo, ub int64, b *budget) (lb int64, start []int64, optima
 	down := b.child(b.left() / 2)
 	searchDown(p, res, down)
 	b.merge(down)
-	searchUp(p, res, b)
+	searchUp(p, res, res.ub, b)
 	return res.lb, res.start, res.lb >= res.ub
 }
 
