@@ -119,7 +119,7 @@ func Best(d *DAG, machines [][]float64, o Options) (*Result, error) {
 	}
 	if win.ms > b.Best && !bud.done() {
 		bb := bud.child(int64(boundShare * float64(bud.max)))
-		strengthen(d, machines, &b, p, win.ms, bb, nil)
+		strengthen(d, machines, &b, p, win.ms, bb, 7, true, nil)
 		bud.merge(bb)
 	}
 	// Step 3.
@@ -127,7 +127,6 @@ func Best(d *DAG, machines [][]float64, o Options) (*Result, error) {
 	if win.ms > b.Best && !bud.done() {
 		win, passes = improve(d, machines, o, &b, p, win, seeds, bud, passes)
 	}
-	b.settle()
 	s := win.best.Clone()
 	s.Normalize()
 	r := &Result{Schedule: s, Makespan: s.Makespan(), Method: win.method, Bounds: b, Schedules: passes,
@@ -228,6 +227,7 @@ func improve(d *DAG, machines [][]float64, o Options, b *Bounds, p *problem, win
 	// Collect, in a fixed order: search schedules, then the islands.
 	if search {
 		b.Search = max(down.lb, up.lb)
+		b.raise("search")
 		b.addWork("search", ls.workers[0].used+ls.workers[1].used)
 		for _, r := range []*searchResult{down, up} {
 			if r.start == nil {
@@ -286,9 +286,12 @@ func assign(d *DAG, machines [][]float64, start []int64) *Schedule {
 }
 
 // strengthen is step 2 of Best (and the core of AllBounds): it raises b
-// with the destructive bounds below ub, a known makespan, within bud. When
-// el is not nil it records the wall-clock time of each bound run.
-func strengthen(d *DAG, machines [][]float64, b *Bounds, p *problem, ub int64, bud *budget, el map[string]time.Duration) {
+// with the destructive bounds below ub, a known makespan, within bud: the
+// stage bound with a tenth, the energetic bound with share tenths of the
+// rest, then (withLP) the LP test with what is left. When el is not nil
+// it records the wall-clock time of each bound run.
+func strengthen(d *DAG, machines [][]float64, b *Bounds, p *problem, ub int64, bud *budget, share int64, withLP bool,
+	el map[string]time.Duration) {
 	run := func(name string, share int64, f func(*budget) int64) {
 		t0 := time.Now()
 		cb := bud.child(share)
@@ -303,7 +306,7 @@ func strengthen(d *DAG, machines [][]float64, b *Bounds, p *problem, ub int64, b
 		case "lp":
 			b.LP = v
 		}
-		b.settle()
+		b.raise(name)
 		if el != nil {
 			el[name] = time.Since(t0)
 		}
@@ -314,8 +317,8 @@ func strengthen(d *DAG, machines [][]float64, b *Bounds, p *problem, ub int64, b
 	if p == nil || b.Best >= ub {
 		return
 	}
-	run("energetic", bud.left()*7/10, func(cb *budget) int64 { return energeticBound(p, b.Best, ub, cb) })
-	if p.n > lpLimit || b.Best >= ub || bud.done() {
+	run("energetic", bud.left()*share/10, func(cb *budget) int64 { return energeticBound(p, b.Best, ub, cb) })
+	if !withLP || p.n > lpLimit || b.Best >= ub || bud.done() {
 		return
 	}
 	run("lp", bud.left(), func(cb *budget) int64 { return lpClimb(p, b.Best, ub, cb) })

@@ -52,7 +52,8 @@ type Bounds struct {
 	// refuted T, or the optimum it proved (see searcher).
 	Search int64
 	// Best is the maximum of the above, and BestBy the name (BoundNames)
-	// of the first bound equal to it.
+	// of the bound that reached it first (the cheap bounds in table order,
+	// then the destructive ones in the order they ran).
 	Best   int64
 	BestBy string
 	// Work is the work each destructive bound spent, by name.
@@ -91,13 +92,23 @@ func (b *Bounds) Value(name string) int64 {
 	return 0
 }
 
-// settle sets Best and BestBy.
+// settle sets Best and BestBy from the cheap bounds, in table order.
 func (b *Bounds) settle() {
 	b.Best, b.BestBy = 0, BoundNames[0]
 	for _, name := range BoundNames {
 		if v := b.Value(name); v > b.Best {
 			b.Best, b.BestBy = v, name
 		}
+	}
+}
+
+// raise records that the bound named name was computed: it becomes Best
+// (and BestBy) when it is larger. The destructive bounds start from Best,
+// so one that refutes nothing equals it; BestBy then keeps the bound that
+// reached the value first, in the order they were computed.
+func (b *Bounds) raise(name string) {
+	if v := b.Value(name); v > b.Best {
+		b.Best, b.BestBy = v, name
 	}
 }
 

@@ -2,18 +2,19 @@ package dag
 
 import "time"
 
-// Shares of AllBounds' budget: the destructive bounds by propagation and
-// LP (strengthen) first, then the exact search bottom up with the rest.
-const allBoundsShare = 0.6
+// allBoundsShare is the share of AllBounds' budget for the stage and
+// energetic bounds; the exact search gets half of the rest, the LP test
+// what is left.
+const allBoundsShare = 0.3
 
 // AllBounds computes every bound of Bounds on d and machines: the cheap
 // ones (LowerBounds), then, within the work budget o.MaxWork (default
 // DefaultMaxWork, or DefaultSearchWork; o.TimeLimit opt-in as in Best), the destructive ones:
 // stage level (StageLB) on DAGs in stages, energetic reasoning with
-// shaving (EnergeticLB) and the LP test (LPLB) on DAGs up to
-// taskBoundLimit and lpLimit tasks, then the exact search bottom up
-// (destructive improvement by search: every makespan T it refutes makes
-// T + 1 a bound) on DAGs up to searchLimit tasks.
+// shaving (EnergeticLB) on DAGs up to taskBoundLimit tasks, the exact
+// search bottom up (destructive improvement by search: every makespan T it
+// refutes makes T + 1 a bound) on DAGs up to searchLimit tasks, then the
+// LP test (LPLB) on DAGs up to lpLimit tasks.
 //
 // ub, when positive, is the makespan of a known schedule: the destructive
 // bounds stop when they reach it (the schedule is then proved optimal). When
@@ -56,17 +57,34 @@ func AllBounds(d *DAG, machines [][]float64, ub int64, o Options) (Bounds, error
 	if d.N() > 0 && d.N() <= taskBoundLimit {
 		p = newProblem(d, machines)
 	}
+	// Stage and energetic bounds, then the search (stronger than the LP
+	// test on small DAGs, and it may prove ub optimal at once), then the
+	// LP test with what is left.
 	sb := bud.child(int64(allBoundsShare * float64(bud.max)))
-	strengthen(d, machines, &b, p, ub, sb, el)
+	strengthen(d, machines, &b, p, ub, sb, 10, false, el)
 	bud.merge(sb)
 	if p != nil && p.n <= searchLimit && b.Best < ub && !bud.done() {
 		t0 := time.Now()
 		res := &searchResult{lb: b.Best, ub: ub}
-		searchUp(p, res, ub, bud)
+		cb := bud.child(bud.left() / 2)
+		searchUp(p, res, ub, cb)
 		b.Search = res.lb
-		b.addWork("search", bud.used-sb.used)
+		// A schedule of the pooled relaxation at res.ub caps every bound
+		// computed on it (the LP test's too).
+		ub = min(ub, res.ub)
+		b.addWork("search", cb.used)
+		bud.merge(cb)
 		el["search"] = time.Since(t0)
-		b.settle()
+		b.raise("search")
+	}
+	if p != nil && p.n <= lpLimit && b.Best < ub && !bud.done() {
+		t0 := time.Now()
+		cb := bud.child(bud.left())
+		b.LP = lpClimb(p, b.Best, ub, cb)
+		b.addWork("lp", cb.used)
+		bud.merge(cb)
+		el["lp"] = time.Since(t0)
+		b.raise("lp")
 	}
 	b.Elapsed = el
 	return b, nil

@@ -17,3 +17,9 @@ func ExactForTest(d *DAG, machines [][]float64, ub, maxWork int64) (lb int64, op
 	lb, _, optimal = exact(newProblem(d, machines), lo, ub, b)
 	return lb, optimal, b.used
 }
+
+// LPClimbForTest runs the LP test of destructive improvement alone, from
+// lo up to hi, within maxWork units.
+func LPClimbForTest(d *DAG, machines [][]float64, lo, hi, maxWork int64) int64 {
+	return lpClimb(newProblem(d, machines), lo, hi, &budget{max: maxWork})
+}

@@ -347,8 +347,10 @@ func TestPSPLIBFiles(t *testing.T) {
 // destructive ones included, is ≤ the proven optimum on all 480 J30
 // instances. No schedule is given (the ceiling is the sum of durations),
 // so a bound above the optimum cannot be hidden by a cap at a known
-// makespan. The work cap per instance (DAG_J30_BOUND_WORK, default
-// 1,000,000 units) keeps the run short; the instances run on all cores.
+// makespan. The LP test also runs alone from the cheap bounds (AllBounds
+// skips it where the search closed the gap first). The work cap per
+// instance (DAG_J30_BOUND_WORK, default 1,000,000 units, a quarter of it
+// for the LP alone) keeps the run short; the instances run on all cores.
 // It logs the mean deviation of the best bound from the optimum and the
 // instances where it is tight.
 func TestAllBoundsJ30(t *testing.T) {
@@ -361,6 +363,7 @@ func TestAllBoundsJ30(t *testing.T) {
 	}
 	insts := loadPSPLIB(t, "j30", "j30opt.sm")
 	all := make([]dag.Bounds, len(insts))
+	lp := make([]int64, len(insts))
 	var next sync.Mutex
 	k := 0
 	var wg sync.WaitGroup
@@ -377,12 +380,16 @@ func TestAllBoundsJ30(t *testing.T) {
 					return
 				}
 				in := insts[i]
-				b, err := dag.AllBounds(in.Inst.DAG, in.Inst.Machines(), in.Inst.DAG.TotalDuration(), dag.Options{MaxWork: work})
+				d, ms := in.Inst.DAG, in.Inst.Machines()
+				b, err := dag.AllBounds(d, ms, d.TotalDuration(), dag.Options{MaxWork: work})
 				if err != nil {
 					t.Error(err)
 					return
 				}
 				all[i] = b
+				// The LP test alone from the cheap bounds: AllBounds skips
+				// it where the search already closed the gap.
+				lp[i] = dag.LPClimbForTest(d, ms, dag.LowerBounds(d, ms).Best, d.TotalDuration(), work/4)
 			}
 		}()
 	}
@@ -396,6 +403,9 @@ func TestAllBoundsJ30(t *testing.T) {
 			if v := b.Value(name); v > in.Ref {
 				t.Errorf("j30 %v: %s bound %d > optimum %d", in.Key, name, v, in.Ref)
 			}
+		}
+		if lp[i] > in.Ref {
+			t.Errorf("j30 %v: LP bound alone %d > optimum %d", in.Key, lp[i], in.Ref)
 		}
 		if b.Best != b.Value(b.BestBy) {
 			t.Errorf("j30 %v: best %d named %s of value %d", in.Key, b.Best, b.BestBy, b.Value(b.BestBy))
