@@ -234,7 +234,8 @@ type DAGCheckJob struct {
 	Gaps map[string]float64 `json:"gaps"`
 	// Certificate is the verdict against the best bound (see
 	// DAGCertificate): "optimal (proved by <bound>)" or "gap <x%> to the
-	// <bound> bound".
+	// <bound> bound"; "infeasible (<n> violations)" when the schedule
+	// breaks a constraint.
 	Certificate string         `json:"certificate"`
 	Feasible    bool           `json:"feasible"`
 	Violations  []DAGViolation `json:"violations"`
@@ -372,6 +373,9 @@ func NewDAGCheckJob(d *dag.DAG, a dag.Assessment) DAGCheckJob {
 	}
 	ms := j.Makespan
 	j.Certificate = DAGCertificate(ms, info.Bounds)
+	if !j.Feasible {
+		j.Certificate = fmt.Sprintf("infeasible (%d violations)", len(a.Violations))
+	}
 	for _, bd := range info.Bounds.List {
 		j.Gaps[bd.Name] = gap(ms, bd.Value)
 	}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -69,6 +71,23 @@ func TestDAGCertificates(t *testing.T) {
 	}
 	if cj.Gaps["cpLength"] <= 0 {
 		t.Errorf("check: gap to cpLength %v, want 43/38 − 1", cj.Gaps["cpLength"])
+	}
+
+	// Every task at time 0: precedence violations, no certificate.
+	var rows strings.Builder
+	rows.WriteString("task,start,end,machine\n")
+	for _, task := range j.Tasks {
+		fmt.Fprintf(&rows, "%s,0,%v,0\n", task.ID, task.End-task.Start)
+	}
+	bad := filepath.Join(dir, "bad.csv")
+	if err := os.WriteFile(bad, []byte(rows.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, outBad, errOut := runCapplan(t, "dag", "check", "--schedule", bad, path, "--json")
+	var cb plan.DAGCheck
+	if code == 0 || json.Unmarshal([]byte(outBad), &cb) != nil || len(cb.Jobs) != 1 ||
+		!strings.HasPrefix(cb.Jobs[0].Certificate, "infeasible (") {
+		t.Errorf("check of a broken schedule: exit %d, certificate %+v\n%s", code, cb.Jobs, errOut)
 	}
 }
 
