@@ -41,8 +41,9 @@ computes the destructive bounds (energetic reasoning, LP, stage level, exact
 search) within its budget.
 
 Methods: best (the default) runs Graphene and the single-pass baselines, improves
-each by forward-backward justification and then runs a genetic algorithm within
---budget, stopping early at a lower bound; graphene is Graphene's builder alone
+each by forward-backward justification, computes the destructive bounds, then
+runs the exact search (DAGs up to 120 tasks) and a genetic algorithm in
+parallel within --budget, stopping early when a schedule meets a bound; graphene is Graphene's builder alone
 (troublesome tasks first, OSDI'16 §4); bfs, cp, tetris, cg, strippart and
 random are the paper's baselines; ssgs-RULE, psgs-RULE, bssgs-RULE and
 bpsgs-RULE are the serial/parallel (backward) schedule generation schemes with a
