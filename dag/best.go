@@ -172,9 +172,11 @@ func improve(d *DAG, machines [][]float64, o Options, b *Bounds, p *problem, win
 		down = &searchResult{lb: b.Best, ub: win.ms}
 		up = &searchResult{lb: b.Best, ub: win.ms}
 		// searchUp stops below ub − 1, the makespan searchDown tests
-		// first; with a gap of one it has nothing to do.
+		// first; with a gap of one it has nothing to do, and the islands
+		// can only help by finding a schedule at the bound, which the
+		// search also finds, so the search gets most of the budget.
 		if win.ms-b.Best <= 1 {
-			shares = append(shares, int64(0.6*left), 0)
+			shares = append(shares, int64(0.8*left), 0)
 		} else {
 			shares = append(shares, int64(0.35*left), int64(0.25*left))
 		}
