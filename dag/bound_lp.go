@@ -94,7 +94,7 @@ func (lb *lpBound) refutes(s *windows, b *budget) bool {
 			return false // the LP optimum is reached and it is not positive
 		}
 		w := lb.solveWork(int64(m.NumRows()), int64(m.NumVars()))
-		if w > b.left() {
+		if w > b.left() || lb.dense && m.NumRows() > simplexMaxRows {
 			return false // the solve would overrun the budget
 		}
 		b.spend(w)
@@ -174,9 +174,14 @@ func newLPBound(p *problem) *lpBound {
 
 // simplexMaxIntervals and simplexCellWork are the LP test's limits with
 // the pure-Go simplex backend (see lpBound).
+//
+// simplexMaxRows caps the rows of a dense-simplex model: on degenerate
+// models of a hundred-odd rows its Bland pivoting can run for minutes in
+// one solve (seen on J30 at a 250M budget), far beyond its work estimate.
 const (
 	simplexMaxIntervals = 12
 	simplexCellWork     = 45
+	simplexMaxRows      = 80
 )
 
 // interval is one piece I_k of the horizon with the tasks allowed in it
