@@ -175,13 +175,16 @@ func newLPBound(p *problem) *lpBound {
 // simplexMaxIntervals and simplexCellWork are the LP test's limits with
 // the pure-Go simplex backend (see lpBound).
 //
-// simplexMaxRows caps the rows of a dense-simplex model: on degenerate
-// models of a hundred-odd rows its Bland pivoting can run for minutes in
-// one solve (seen on J30 at a 250M budget), far beyond its work estimate.
+// simplexMaxRows caps the rows of a dense-simplex model: the gonum simplex
+// has no iteration limit, and on degenerate models its Bland pivoting can
+// run for minutes in one solve, far beyond the work estimate (seen on J30
+// at a 250M budget: 90 rows × 222 columns in standard form, with 60-odd
+// model rows; capped at 80 model rows it still happened). The default
+// budget never builds models this large.
 const (
 	simplexMaxIntervals = 12
 	simplexCellWork     = 45
-	simplexMaxRows      = 80
+	simplexMaxRows      = 48
 )
 
 // interval is one piece I_k of the horizon with the tasks allowed in it
