@@ -34,3 +34,22 @@ func Gap(makespan, bound int64) float64 {
 	}
 	return float64(makespan)/float64(bound) - 1
 }
+
+// AssessAll is Assess with every bound (AllBounds) within the budget of o:
+// the makespan of a feasible schedule caps the destructive bounds, which
+// stop when they prove it optimal. It returns a *NoFitError when some task
+// fits no machine.
+func AssessAll(d *DAG, machines [][]float64, s *Schedule, o Options) (Assessment, error) {
+	a := Assessment{Violations: Check(d, machines, s), Makespan: s.Makespan()}
+	ub := int64(0)
+	if len(a.Violations) == 0 {
+		ub = a.Makespan
+	}
+	b, err := AllBounds(d, machines, ub, o)
+	if err != nil {
+		return a, err
+	}
+	a.Bounds = b
+	a.Gap = Gap(a.Makespan, b.Best)
+	return a, nil
+}

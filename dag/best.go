@@ -2,18 +2,10 @@ package dag
 
 import (
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"time"
 )
-
-// DefaultWork is Best's default budget in units of N+E (one schedule
-// generation pass touches every task and edge): Iterations defaults to
-// max(minIterations, DefaultWork/(N+E)) schedules, so small DAGs get many
-// schedules and large ones few.
-const DefaultWork = 3_000_000
-
-// minIterations is the least default improvement budget, in schedules.
-const minIterations = 16
 
 // Result is a schedule with its evidence.
 type Result struct {
@@ -21,106 +13,317 @@ type Result struct {
 	// Makespan of Schedule (it starts at 0).
 	Makespan int64
 	// Method names the scheduler that produced it ("graphene",
-	// "psgs-lft+fbi", "ga+fbi", …).
+	// "psgs-lft+fbi", "ga+fbi", "search", …).
 	Method string
 	// Bounds are the lower bounds; Gap = Makespan/Bounds.Best − 1 (0 when
 	// the bound is 0).
 	Bounds Bounds
 	Gap    float64
-	// Optimal is true when Makespan equals a lower bound.
-	Optimal bool
-	// Schedules counts the schedule generation passes spent (a
-	// forward–backward round counts as two).
+	// Optimal is true when Makespan equals a lower bound, and ProvedBy
+	// then names that bound (Bounds.BestBy; "" when not optimal).
+	Optimal  bool
+	ProvedBy string
+	// Schedules counts the schedules built by the heuristics.
 	Schedules int
+	// WorkUsed is the work spent, in the units of DefaultMaxWork.
+	WorkUsed int64
+	// TimeLimitHit is true when Options.TimeLimit stopped the search
+	// (the result then depends on machine speed).
+	TimeLimitHit bool
 	// Seed is Options.Seed, recorded for replay.
 	Seed uint64
 }
 
-// tracker keeps the best schedule and the budget.
+// tracker keeps the best schedule of one worker and spends its budget.
 type tracker struct {
-	best     *Schedule
-	ms       int64
-	method   string
-	target   int64
-	used     int
-	budget   int
-	deadline time.Time
+	best   *Schedule
+	ms     int64
+	method string
+	target int64 // a lower bound: reaching it ends the worker
+	b      *budget
+	passes int
 }
 
+// offer records a schedule built (its work is charged separately).
 func (t *tracker) offer(s *Schedule, method string) {
-	t.used++
+	t.passes++
 	if ms := s.Makespan(); t.best == nil || ms < t.ms {
 		t.best, t.ms, t.method = s, ms, method
 	}
 }
 
-func (t *tracker) count(n int) { t.used += n }
+// charge spends w work units.
+func (t *tracker) charge(w int64) { t.b.spend(w) }
 
 // done reports whether the target is met or the budget spent.
 func (t *tracker) done() bool {
 	if t.best != nil && t.ms <= t.target {
 		return true
 	}
-	if t.used >= t.budget {
-		return true
-	}
-	return !t.deadline.IsZero() && time.Now().After(t.deadline)
+	return t.b.done()
 }
 
-// Best schedules d on machines as well as the toolkit can within the
-// budget, and reports the gap to the lower bounds. It runs, in order,
-// stopping as soon as a schedule meets the best lower bound:
+// Shares of the budget (see Best).
+const (
+	constructShare = 0.10
+	boundShare     = 0.20
+	// searchLimit is the largest DAG the exact search runs on.
+	searchLimit = 120
+	// islands is the number of genetic-algorithm populations of the
+	// improvement phase. It is fixed, not the number of cores, so that the
+	// result does not depend on the machine.
+	islands = 2
+	// epochs is the number of lockstep epochs the parallel phase is cut
+	// into: how often its workers compare notes to stop early.
+	epochs = 64
+)
+
+// Best schedules d on machines as well as the toolkit can within the work
+// budget o.MaxWork (default DefaultMaxWork, DefaultSearchWork on DAGs small
+// enough for the exact search) and proves what it can. It
+// stops as soon as a schedule meets a lower bound:
 //
-//  1. Graphene (§3.3) and the single-pass methods: the baselines and the
-//     serial and parallel SGS with each priority rule, strongest first;
-//     each result is also improved by forward–backward improvement
-//     (Justify). The first four always run; the rest while budget lasts.
-//  2. A genetic algorithm over activity lists with justification of every
-//     child (see gaRun), seeded with the best schedules of step 1, until
-//     o.Iterations schedules (default max(16, DefaultWork/(N+E))) or
-//     o.TimeLimit.
+//  1. Construction (≤ 10% of the budget): Graphene (§3.3) and the
+//     single-pass methods, strongest first, each also improved by
+//     forward–backward improvement (Justify); the first four always run.
+//  2. Bounds (≤ 20%): destructive improvement by propagation and shaving
+//     (EnergeticLB) on DAGs up to taskBoundLimit tasks, at stage level
+//     (StageLB) on DAGs in stages, then the LP test (LPLB).
+//  3. Search and improvement, in parallel on up to o.Workers cores but in
+//     lockstep epochs of fixed work, so the result does not depend on the
+//     cores: on DAGs up to searchLimit tasks, the exact search top down
+//     (proving the best makespan optimal) and bottom up (raising the
+//     bound, finding an optimal schedule there); and islands populations
+//     of a genetic algorithm over activity lists with justification of
+//     every child (see gaRun), each with its own random stream from
+//     o.Seed. All stop when the best bound meets the best makespan.
 //
-// The result is deterministic given o.Seed unless TimeLimit binds. It
-// returns a *NoFitError when some task fits no machine.
+// The result is deterministic given o.Seed, whatever GOMAXPROCS and
+// o.Workers, unless TimeLimit binds (Result.TimeLimitHit). It returns a
+// *NoFitError when some task fits no machine.
 func Best(d *DAG, machines [][]float64, o Options) (*Result, error) {
 	if err := CheckFit(d, machines); err != nil {
 		return nil, err
 	}
+	bud := newBudget(o, d.N(), d.passWork())
 	b := LowerBounds(d, machines)
-	budget := o.Iterations
-	if budget <= 0 {
-		budget = max(minIterations, DefaultWork/max(1, d.N()+d.Edges()))
+	// Step 1.
+	cons := &tracker{target: b.Best, b: bud.child(int64(constructShare * float64(bud.max)))}
+	seeds := construct(d, machines, o, cons)
+	bud.merge(cons.b)
+	win := cons
+	// Step 2.
+	var p *problem
+	if d.N() > 0 && d.N() <= taskBoundLimit {
+		p = newProblem(d, machines)
 	}
-	tr := &tracker{target: b.Best, budget: budget}
-	if o.TimeLimit > 0 {
-		tr.deadline = time.Now().Add(o.TimeLimit)
+	if win.ms > b.Best && !bud.done() {
+		bb := bud.child(int64(boundShare * float64(bud.max)))
+		strengthen(d, machines, &b, p, win.ms, bb, 7, true, nil)
+		bud.merge(bb)
 	}
-	rng := rand.New(rand.NewPCG(o.Seed, 0x9e3779b97f4a7c15))
-	// Step 1: the single-pass methods, each also justified, the strongest
-	// first; the first firstMethods run whatever the budget.
+	// Step 3.
+	passes := cons.passes
+	if win.ms > b.Best && !bud.done() {
+		win, passes = improve(d, machines, o, &b, p, win, seeds, bud, passes)
+	}
+	s := win.best.Clone()
+	s.Normalize()
+	r := &Result{Schedule: s, Makespan: s.Makespan(), Method: win.method, Bounds: b, Schedules: passes,
+		WorkUsed: bud.used, TimeLimitHit: bud.timeHit, Seed: o.Seed}
+	r.Gap = Gap(r.Makespan, b.Best)
+	r.Optimal = r.Makespan == b.Best
+	if r.Optimal {
+		r.ProvedBy = b.BestBy
+	}
+	return r, nil
+}
+
+// construct is step 1 of Best: it returns the justified schedules, the
+// seeds of the genetic algorithm.
+func construct(d *DAG, machines [][]float64, o Options, tr *tracker) []*Schedule {
 	var seeds []*Schedule
 	for k, name := range stepOneOrder() {
 		if k >= firstMethods && tr.done() || tr.best != nil && tr.ms <= tr.target {
 			break
 		}
 		s := methods[name].run(d, machines, o)
+		tr.charge(2 * d.passWork()) // about a pass; the methods do not count their work
 		tr.offer(s, name)
-		j, rounds := justifyCount(d, machines, s)
-		tr.count(2*rounds - 1)
+		j, w := justify(d, machines, s, true)
+		tr.charge(w)
 		tr.offer(j, name+"+fbi")
 		seeds = append(seeds, j)
 	}
-	// Step 2: the genetic algorithm, seeded with the shortest of step 1.
-	if tr.ms > tr.target && !tr.done() {
-		sortSchedules(seeds)
-		gaRun(d, machines, rng, tr, seeds[:min(len(seeds), gaPopulation/4)])
+	sortSchedules(seeds)
+	return seeds
+}
+
+// improve is step 3 of Best: the lockstep run of the search workers and
+// the genetic-algorithm islands. It returns the best worker (the given
+// one unless a worker found a shorter schedule) and the schedules built.
+func improve(d *DAG, machines [][]float64, o Options, b *Bounds, p *problem, win *tracker, seeds []*Schedule,
+	bud *budget, passes int) (*tracker, int) {
+	left := float64(bud.left())
+	var shares []int64
+	search := p != nil && p.n <= searchLimit
+	var down, up *searchResult
+	if search {
+		down = &searchResult{lb: b.Best, ub: win.ms}
+		up = &searchResult{lb: b.Best, ub: win.ms}
+		// searchUp stops below ub − 1, the makespan searchDown tests
+		// first; with a gap of one it has nothing to do, and the islands
+		// can only help by finding a schedule at the bound, which the
+		// search also finds, so the search gets most of the budget.
+		if win.ms-b.Best <= 1 {
+			shares = append(shares, int64(0.8*left), 0)
+		} else {
+			shares = append(shares, int64(0.35*left), int64(0.25*left))
+		}
 	}
-	s := tr.best.Clone()
-	s.Normalize()
-	r := &Result{Schedule: s, Makespan: s.Makespan(), Method: tr.method, Bounds: b, Schedules: tr.used, Seed: o.Seed}
-	r.Gap = Gap(r.Makespan, b.Best)
-	r.Optimal = r.Makespan == b.Best
-	return r, nil
+	isl := make([]*tracker, islands)
+	for i := range isl {
+		share := (left - float64(sumInt64(shares))) / float64(islands-i)
+		if i == islands-1 {
+			share = left - float64(sumInt64(shares))
+		}
+		shares = append(shares, int64(share))
+	}
+	// verdict stops every worker once a bound meets a makespan; it reads
+	// only what the workers published before the barrier.
+	verdict := func() bool {
+		lb, ub := b.Best, win.ms
+		if search {
+			lb = max(lb, down.lb, up.lb)
+			if p.exact {
+				ub = min(ub, down.ub, up.ub)
+			}
+		}
+		for _, t := range isl {
+			if t != nil && t.best != nil {
+				ub = min(ub, t.ms)
+			}
+		}
+		return lb >= ub
+	}
+	limit := o.Workers
+	if limit <= 0 {
+		limit = runtime.GOMAXPROCS(0)
+	}
+	ls := newLockstep(bud, shares, max(1, int64(left)/epochs), limit, verdict)
+	for i := range isl {
+		isl[i] = &tracker{target: b.Best, b: ls.workers[len(shares)-islands+i]}
+	}
+	ls.run(bud, func(i int, wb *budget) {
+		switch {
+		case search && i == 0:
+			searchDown(p, down, wb)
+		case search && i == 1:
+			searchUp(p, up, win.ms-1, wb)
+		default:
+			k := i - (len(shares) - islands)
+			rng := rand.New(rand.NewPCG(o.Seed, 0x9e3779b97f4a7c15+uint64(k)))
+			gaRun(d, machines, rng, isl[k], seeds[:min(len(seeds), gaPopulation/4)])
+		}
+	})
+	// Collect, in a fixed order: search schedules, then the islands.
+	if search {
+		b.Search = max(down.lb, up.lb)
+		b.raise("search")
+		b.addWork("search", ls.workers[0].used+ls.workers[1].used)
+		for _, r := range []*searchResult{down, up} {
+			if r.start == nil {
+				continue
+			}
+			if s := assign(d, machines, r.start); s != nil && s.Makespan() < win.ms {
+				win = &tracker{best: s, ms: s.Makespan(), method: "search"}
+			}
+		}
+	}
+	for _, t := range isl {
+		passes += t.passes
+		if t.best != nil && t.ms < win.ms {
+			win = t
+		}
+	}
+	return win, passes
+}
+
+func sumInt64(a []int64) int64 {
+	var s int64
+	for _, x := range a {
+		s += x
+	}
+	return s
+}
+
+// assign turns start times found on the pooled relaxation into a schedule
+// on the machines: tasks in start order, each on the first machine where
+// it fits throughout its run. It returns nil when some task fits nowhere
+// or the schedule fails Check.
+func assign(d *DAG, machines [][]float64, start []int64) *Schedule {
+	s := NewSchedule(d.N())
+	sp := NewSpace(machines)
+	order := d.allTasks()
+	slices.SortStableFunc(order, func(a, b int) int { return cmpInt64(start[a], start[b]) })
+	for _, v := range order {
+		t := &d.Tasks[v]
+		m := -1
+		for c := range machines {
+			if t.Duration == 0 || sp.EarliestFit(c, t.Demand, t.Duration, start[v], start[v]+1) == start[v] {
+				m = c
+				break
+			}
+		}
+		if m < 0 {
+			return nil
+		}
+		sp.Place(m, t.Demand, start[v], t.Duration)
+		s.Start[v], s.End[v], s.Machine[v] = start[v], start[v]+t.Duration, m
+	}
+	if len(Check(d, machines, s)) > 0 {
+		return nil
+	}
+	return s
+}
+
+// strengthen is step 2 of Best (and the core of AllBounds): it raises b
+// with the destructive bounds below ub, a known makespan, within bud: the
+// stage bound with a tenth, the energetic bound with share tenths of the
+// rest, then (withLP) the LP test with what is left. When el is not nil
+// it records the wall-clock time of each bound run.
+func strengthen(d *DAG, machines [][]float64, b *Bounds, p *problem, ub int64, bud *budget, share int64, withLP bool,
+	el map[string]time.Duration) {
+	run := func(name string, share int64, f func(*budget) int64) {
+		t0 := time.Now()
+		cb := bud.child(share)
+		v := f(cb)
+		b.addWork(name, cb.used)
+		bud.merge(cb)
+		switch name {
+		case "stage":
+			b.Stage = v
+		case "energetic":
+			b.Energetic = v
+		case "lp":
+			b.LP = v
+		}
+		b.raise(name)
+		if el != nil {
+			el[name] = time.Since(t0)
+		}
+	}
+	if d.stageTopo != nil && len(d.Stages) < d.N() {
+		run("stage", bud.left()/10, func(cb *budget) int64 { return stageBound(d, machines, b.Best, ub, cb) })
+	}
+	if p == nil || b.Best >= ub {
+		return
+	}
+	run("energetic", bud.left()*share/10, func(cb *budget) int64 { return energeticBound(p, b.Best, ub, cb) })
+	if !withLP || p.n > lpLimit || b.Best >= ub || bud.done() {
+		return
+	}
+	run("lp", bud.left(), func(cb *budget) int64 { return lpClimb(p, b.Best, ub, cb) })
 }
 
 // firstMethods is the number of step-one methods Best always runs.
@@ -142,9 +345,5 @@ func stepOneOrder() []string {
 
 // sortSchedules orders schedules by makespan, stably.
 func sortSchedules(ss []*Schedule) {
-	for i := 1; i < len(ss); i++ {
-		for j := i; j > 0 && ss[j].Makespan() < ss[j-1].Makespan(); j-- {
-			ss[j], ss[j-1] = ss[j-1], ss[j]
-		}
-	}
+	slices.SortStableFunc(ss, func(a, b *Schedule) int { return cmpInt64(a.Makespan(), b.Makespan()) })
 }

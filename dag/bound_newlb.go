@@ -1,5 +1,7 @@
 package dag
 
+import "slices"
+
 // NewLB is the stage-structure lower bound of ALGORITHMS §3.2 (Graphene
 // §2.3 names it; the tech report's formula was not available, so this is
 // the derived, sound variant). Over the stage graph in topological order:
@@ -25,14 +27,21 @@ package dag
 // bound stays sound for any task-level edge pattern. When the stage graph
 // is not a DAG the stage terms are skipped. O(N·K + M·K·S + E).
 func NewLB(d *DAG, machines [][]float64) int64 {
-	pool := Pool(machines)[0]
 	cpm := Critical(d, 0)
-	lb := max(cpm.Length, energy(d, d.allTasks(), pool), cutLB(d, machines))
-	if d.stageTopo == nil {
+	lb := max(cpm.Length, energy(d, d.allTasks(), Pool(machines)[0]), cutLB(d, machines))
+	if d.stageTopo == nil || len(d.Stages) == 0 {
 		return lb
 	}
+	_, F, _ := stageRecursion(d, machines, cpm)
+	return max(lb, slices.Max(F))
+}
+
+// stageRecursion computes NewLB's E(s) and F(s) for every stage, and the
+// standalone bound LB(s); the stage graph must be a DAG (stageTopo).
+func stageRecursion(d *DAG, machines [][]float64, cpm *CPM) (E, F, LB []int64) {
+	pool := Pool(machines)[0]
 	ns := len(d.Stages)
-	E, F := make([]int64, ns), make([]int64, ns)
+	E, F, LB = make([]int64, ns), make([]int64, ns), make([]int64, ns)
 	mindur := make([]int64, ns)
 	for _, s := range d.stageTopo {
 		st := &d.Stages[s]
@@ -61,10 +70,10 @@ func NewLB(d *DAG, machines [][]float64) int64 {
 			}
 		}
 		E[s] = e
-		F[s] = max(f, e+max(energy(d, st.Tasks, pool), maxdur, slotLB(d, st.Tasks, machines)))
-		lb = max(lb, F[s])
+		LB[s] = max(energy(d, st.Tasks, pool), maxdur, slotLB(d, st.Tasks, machines))
+		F[s] = max(f, e+LB[s])
 	}
-	return lb
+	return E, F, LB
 }
 
 // cutLB sums max(CPLength, ⌈TWork⌉, slotLB) over the parts between cuts.

@@ -2,6 +2,7 @@ package dag
 
 import (
 	"math"
+	"time"
 )
 
 // boundTol absorbs float64 rounding before a fractional bound is rounded
@@ -19,7 +20,9 @@ func ceilBound(x float64) int64 {
 }
 
 // Bounds collects the lower bounds on the makespan of a DAG on machines.
-// Every one is ≤ the makespan of every feasible schedule.
+// Every one is ≤ the makespan of every feasible schedule. The first six
+// are cheap (LowerBounds); the last four come from destructive
+// improvement and search (AllBounds, Best) and are 0 when not computed.
 type Bounds struct {
 	// CP is the critical-path length (LB0).
 	CP int64
@@ -35,12 +38,90 @@ type Bounds struct {
 	NodePacking int64
 	// Bin is the per-machine bound for tasks that cannot co-reside.
 	Bin int64
-	// Best is the maximum of the above.
-	Best int64
+	// Energetic is destructive improvement with propagation (precedence
+	// windows, disjunctions, time-table, energetic reasoning) and shaving
+	// on the task-level pooled relaxation (EnergeticLB).
+	Energetic int64
+	// Stage is destructive improvement at stage level, for DAGs of many
+	// tasks in stages (StageLB).
+	Stage int64
+	// LP is the linear-programming test of destructive improvement over
+	// feasible sets in time intervals (Brucker & Knust; see lpBound).
+	LP int64
+	// Search is the largest makespan T + 1 such that the exact search
+	// refuted T, or the optimum it proved (see searcher).
+	Search int64
+	// Best is the maximum of the above, and BestBy the name (BoundNames)
+	// of the bound that reached it first (the cheap bounds in table order,
+	// then the destructive ones in the order they ran).
+	Best   int64
+	BestBy string
+	// Work is the work each destructive bound spent, by name.
+	Work map[string]int64
+	// Elapsed is the wall-clock time of each bound by name, when measured
+	// (AllBounds); it is the only machine-dependent field.
+	Elapsed map[string]time.Duration
 }
 
-// LowerBounds computes every bound. The DAG must fit the machines
-// (CheckFit); otherwise the bounds are meaningless.
+// BoundNames name the bounds of Bounds in table order: the names the
+// documents use and BestBy reports.
+var BoundNames = []string{"cpLength", "energy", "newLB", "nodePacking", "bin", "energetic", "stage", "lp", "search"}
+
+// Value returns the bound named name (BoundNames), or 0.
+func (b *Bounds) Value(name string) int64 {
+	switch name {
+	case "cpLength":
+		return b.CP
+	case "energy":
+		return b.Energy
+	case "newLB":
+		return b.NewLB
+	case "nodePacking":
+		return b.NodePacking
+	case "bin":
+		return b.Bin
+	case "energetic":
+		return b.Energetic
+	case "stage":
+		return b.Stage
+	case "lp":
+		return b.LP
+	case "search":
+		return b.Search
+	}
+	return 0
+}
+
+// settle sets Best and BestBy from the cheap bounds, in table order.
+func (b *Bounds) settle() {
+	b.Best, b.BestBy = 0, BoundNames[0]
+	for _, name := range BoundNames {
+		if v := b.Value(name); v > b.Best {
+			b.Best, b.BestBy = v, name
+		}
+	}
+}
+
+// raise records that the bound named name was computed: it becomes Best
+// (and BestBy) when it is larger. The destructive bounds start from Best,
+// so one that refutes nothing equals it; BestBy then keeps the bound that
+// reached the value first, in the order they were computed.
+func (b *Bounds) raise(name string) {
+	if v := b.Value(name); v > b.Best {
+		b.Best, b.BestBy = v, name
+	}
+}
+
+// addWork records work spent by a named bound.
+func (b *Bounds) addWork(name string, w int64) {
+	if b.Work == nil {
+		b.Work = map[string]int64{}
+	}
+	b.Work[name] += w
+}
+
+// LowerBounds computes the cheap bounds (the first six of Bounds). The DAG
+// must fit the machines (CheckFit); otherwise the bounds are meaningless.
 func LowerBounds(d *DAG, machines [][]float64) Bounds {
 	b := Bounds{
 		CP:          CPLength(d),
@@ -50,7 +131,7 @@ func LowerBounds(d *DAG, machines [][]float64) Bounds {
 		NodePacking: NodePackingLB(d, machines),
 		Bin:         BinLB(d, machines),
 	}
-	b.Best = max(b.CP, b.Energy, b.NewLB, b.NodePacking, b.Bin)
+	b.settle()
 	return b
 }
 

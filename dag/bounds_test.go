@@ -6,8 +6,27 @@ import (
 	"testing"
 )
 
-// TestBoundsBelowBruteForce checks every bound against the exact optimum
-// of random instances with at most 7 tasks.
+// destructiveBounds computes each destructive bound on its own, from the
+// cheap bounds up and with the sum of durations as the ceiling (so a bound
+// above the optimum is not hidden by a cap): StageLB, EnergeticLB, LPLB
+// and, through AllBounds, the search.
+func destructiveBounds(t *testing.T, in instance) map[string]int64 {
+	t.Helper()
+	all, err := AllBounds(in.d, in.machines, in.d.TotalDuration(), Options{MaxWork: 200_000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]int64{"stage": StageLB(in.d, in.machines), "energetic": EnergeticLB(in.d, in.machines),
+		"lp": LPLB(in.d, in.machines)}
+	for _, name := range BoundNames {
+		out["all:"+name] = all.Value(name)
+	}
+	return out
+}
+
+// TestBoundsBelowBruteForce checks every bound, the destructive ones
+// included, against the exact optimum of random instances with at most 7
+// tasks.
 func TestBoundsBelowBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
 	tight := map[string]int{}
@@ -15,6 +34,11 @@ func TestBoundsBelowBruteForce(t *testing.T) {
 		in := randomTiny(t, rng, 7)
 		opt := bruteOpt(in.d, in.machines)
 		b := LowerBounds(in.d, in.machines)
+		for name, v := range destructiveBounds(t, in) {
+			if v > opt {
+				t.Fatalf("trial %d: %s bound %d > optimum %d (%v)", trial, name, v, opt, in.d)
+			}
+		}
 		for name, v := range map[string]int64{"cp": b.CP, "energy": b.Energy, "newlb": b.NewLB, "packing": b.NodePacking, "bin": b.Bin} {
 			if v > opt {
 				t.Fatalf("trial %d: %s bound %d > optimum %d (%v)", trial, name, v, opt, in.d)
@@ -42,10 +66,10 @@ func TestBoundsHand(t *testing.T) {
 		// 7. CP: 2+3+2 = 7. Bin (q=2): demand 2 > 2/2 for a, b, c: 6/1 = 6.
 		// NewLB: cuts after a and after {a,b,c} give parts a | b,c | d and
 		// CutLB = 2 + max(CP 3, energy (6+2)/2 = 4) + 2 = 8.
-		{"one small machine", [][]float64{{2}}, Bounds{CP: 7, Energy: 7, NewLB: 8, NodePacking: 8, Bin: 6, Best: 8}},
+		{"one small machine", [][]float64{{2}}, Bounds{CP: 7, Energy: 7, NewLB: 8, NodePacking: 8, Bin: 6, Best: 8, BestBy: "newLB"}},
 		// Two machines of capacity 2: energy 14/4 → 4; bin 6/2 = 3; the
 		// middle part now takes max(3, 8/4 = 2), so CutLB = 2+3+2 = 7.
-		{"two small machines", [][]float64{{2}, {2}}, Bounds{CP: 7, Energy: 4, NewLB: 7, NodePacking: 7, Bin: 3, Best: 7}},
+		{"two small machines", [][]float64{{2}, {2}}, Bounds{CP: 7, Energy: 4, NewLB: 7, NodePacking: 7, Bin: 3, Best: 7, BestBy: "cpLength"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -134,8 +158,8 @@ func randomStaged(t *testing.T, rng *rand.Rand) instance {
 }
 
 // TestBoundsStagedBruteForce checks the stage-level bounds (NewLB's E/F
-// recursion, slot and bin bounds) on multi-task stages against the exact
-// optimum.
+// recursion, slot and bin bounds, StageLB) and the other destructive
+// bounds on multi-task stages against the exact optimum.
 func TestBoundsStagedBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(17, 19))
 	tight := 0
@@ -144,6 +168,11 @@ func TestBoundsStagedBruteForce(t *testing.T) {
 		opt := bruteOpt(in.d, in.machines)
 		b := LowerBounds(in.d, in.machines)
 		for name, v := range map[string]int64{"cp": b.CP, "energy": b.Energy, "newlb": b.NewLB, "packing": b.NodePacking, "bin": b.Bin} {
+			if v > opt {
+				t.Fatalf("trial %d: %s bound %d > optimum %d\n%v %+v", trial, name, v, opt, in.d, in.d.StageEdges)
+			}
+		}
+		for name, v := range destructiveBounds(t, in) {
 			if v > opt {
 				t.Fatalf("trial %d: %s bound %d > optimum %d\n%v %+v", trial, name, v, opt, in.d, in.d.StageEdges)
 			}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/capplan/capplan/internal/topo"
 )
 
 // Builder assembles a DAG. Misuse (an out-of-range index, a demand vector
@@ -238,59 +240,24 @@ func transpose(soff, sidx []int) (off, idx []int) {
 	return off, idx
 }
 
-// order computes the topological order, or a *CycleError.
+// order computes the topological order (topo.Order: Kahn's algorithm,
+// FIFO, sources in index order), or a *CycleError naming the first cycle
+// a depth-first search meets (topo.Cycles).
 func (d *DAG) order() error {
 	n := d.N()
-	indeg := make([]int, n)
-	for i := 0; i < n; i++ {
-		indeg[i] = len(d.Preds(i))
-	}
-	d.topo = make([]int, 0, n)
-	for i := 0; i < n; i++ {
-		if indeg[i] == 0 {
-			d.topo = append(d.topo, i)
-		}
-	}
-	for h := 0; h < len(d.topo); h++ {
-		for _, v := range d.Succs(d.topo[h]) {
-			if indeg[v]--; indeg[v] == 0 {
-				d.topo = append(d.topo, v)
-			}
-		}
-	}
-	if len(d.topo) == n {
+	topoOrder, ok := topo.Order(n, d.Succs)
+	if ok {
+		d.topo = topoOrder
 		d.rank = make([]int, n)
 		for k, v := range d.topo {
 			d.rank[v] = k
 		}
 		return nil
 	}
-	// Every task left has a predecessor that is also left: walk
-	// predecessors from the lowest such task until one repeats.
-	at := make([]int, n)
-	for i := range at {
-		at[i] = -1
+	loop := topo.Cycles(n, d.Succs, 1)[0]
+	ids := make([]string, len(loop))
+	for k, v := range loop {
+		ids[k] = d.Tasks[v].ID
 	}
-	v := 0
-	for indeg[v] == 0 {
-		v++
-	}
-	var walk []int
-	for at[v] < 0 {
-		at[v] = len(walk)
-		walk = append(walk, v)
-		for _, p := range d.Preds(v) {
-			if indeg[p] > 0 {
-				v = p
-				break
-			}
-		}
-	}
-	loop := walk[at[v]:] // v <- p1 <- p2 ... (each runs after the next)
-	ids := make([]string, 0, len(loop)+1)
-	for k := len(loop) - 1; k >= 0; k-- {
-		ids = append(ids, d.Tasks[loop[k]].ID)
-	}
-	ids = append(ids, ids[0])
 	return &CycleError{Source: d.Name, Cycle: ids}
 }

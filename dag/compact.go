@@ -41,7 +41,7 @@ func (d *DAG) buildCompact() {
 		c.xSuccOff[u+1] = len(c.xSuccIdx)
 	}
 	c.xPredOff, c.xPredIdx = transpose(c.xSuccOff, c.xSuccIdx)
-	d.cv = c
+	d.cv, d.rcv = c, c.reversed()
 }
 
 // xPreds returns the predecessors of v not covered by a barrier.

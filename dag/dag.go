@@ -89,6 +89,7 @@ type DAG struct {
 	stageTopo        []int // nil when the stage graph has a cycle or an intra-stage edge
 	byID             map[string]int
 	cv               *compact // barrier stage edges kept whole
+	rcv              *compact // cv of the reversed DAG
 }
 
 // N returns the number of tasks.
@@ -150,7 +151,7 @@ func (d *DAG) Reverse() *DAG {
 		e.CoversFrom, e.CoversTo = e.CoversTo, e.CoversFrom
 		r.StageEdges[i] = e
 	}
-	r.cv = d.cv.reversed()
+	r.cv, r.rcv = d.rcv, d.cv
 	r.topo = reverseInts(d.topo)
 	r.rank = make([]int, len(d.rank))
 	for i, k := range d.rank {

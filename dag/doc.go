@@ -4,8 +4,12 @@
 // (critical path, TWork, NewLB, energy, node packing, bin), a per-machine
 // resource-time space, list-scheduling baselines (BFS, CP, Random, Tetris,
 // Coffman–Graham, StripPart), the RCPSP toolbox (priority rules, serial and
-// parallel schedule generation, sampling, forward–backward improvement) and
-// Graphene's offline builder (Grandl et al., OSDI 2016, §4).
+// parallel schedule generation, sampling, forward–backward improvement),
+// Graphene's offline builder (Grandl et al., OSDI 2016, §4), the
+// destructive lower bounds (propagation with energetic reasoning and
+// shaving, stage-level energy, the Brucker–Knust LP test, exact search;
+// AllBounds) and Best, which combines them under a deterministic work
+// budget and names the bound that proves a schedule optimal.
 //
 // Times are whole ticks (int64); DAG.Unit gives the seconds per tick, so
 // precedence and capacity checks are exact in time. Demands are float64
@@ -14,5 +18,6 @@
 // dag is an algorithm package: it reads no files and imports no input
 // format (the readers of Workload documents, PSPLIB .sm files and Alibaba
 // batch_task rows are in datasets/dags) and no command-line library. It
-// may import the standard library only.
+// may import the standard library and the lp package (the LP bound's
+// solver) only.
 package dag

@@ -8,3 +8,9 @@ func MustCheck(tb testing.TB, what, name string, d *DAG, machines [][]float64, s
 	tb.Helper()
 	mustCheck(tb, what, instance{name: name, d: d, machines: machines}, s)
 }
+
+// LPClimbForTest runs the LP test of destructive improvement alone, from
+// lo up to hi, within maxWork units.
+func LPClimbForTest(d *DAG, machines [][]float64, lo, hi, maxWork int64) int64 {
+	return lpClimb(newProblem(d, machines), lo, hi, &budget{max: maxWork})
+}

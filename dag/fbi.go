@@ -22,24 +22,19 @@ import "slices"
 // increases. A final pass letting tasks change machine is kept only if
 // it shortens the schedule. Each round costs two serial SGS passes.
 func Justify(d *DAG, machines [][]float64, s *Schedule) *Schedule {
-	j, _ := justifyCount(d, machines, s)
+	j, _ := justify(d, machines, s, true)
 	return j
 }
 
-// justifyCount is Justify, also returning the rounds run.
-func justifyCount(d *DAG, machines [][]float64, s *Schedule) (*Schedule, int) {
-	return justify(d, machines, s, true)
-}
-
 // justify runs the fixed-machine rounds, then optionally one free round;
-// it returns the schedule and the number of rounds.
-func justify(d *DAG, machines [][]float64, s *Schedule, free bool) (*Schedule, int) {
+// it returns the schedule and the work spent (see DefaultMaxWork).
+func justify(d *DAG, machines [][]float64, s *Schedule, free bool) (*Schedule, int64) {
 	cur := s.Clone()
 	cur.Normalize()
-	rounds := 0
+	var work int64
 	for {
-		next := justifyRound(d, machines, cur, cur.Machine)
-		rounds++
+		next, w := justifyRound(d, machines, cur, cur.Machine)
+		work += w
 		if next.Makespan() >= cur.Makespan() {
 			cur = next
 			break
@@ -47,18 +42,19 @@ func justify(d *DAG, machines [][]float64, s *Schedule, free bool) (*Schedule, i
 		cur = next
 	}
 	if free && len(machines) > 1 {
-		alt := justifyRound(d, machines, cur, nil)
-		rounds++
+		alt, w := justifyRound(d, machines, cur, nil)
+		work += w
 		if alt.Makespan() < cur.Makespan() {
-			j, r := justify(d, machines, alt, false)
-			return j, rounds + r
+			j, w := justify(d, machines, alt, false)
+			return j, work + w
 		}
 	}
-	return cur, rounds
+	return cur, work
 }
 
 // justifyRound is one right-then-left pass; fixed (or nil) pins machines.
-func justifyRound(d *DAG, machines [][]float64, s *Schedule, fixed []int) *Schedule {
+// It returns the schedule and the work of its two passes.
+func justifyRound(d *DAG, machines [][]float64, s *Schedule, fixed []int) (*Schedule, int64) {
 	horizon := s.Makespan()
 	list := d.allTasks()
 	slices.SortFunc(list, func(a, b int) int {
@@ -71,15 +67,17 @@ func justifyRound(d *DAG, machines [][]float64, s *Schedule, fixed []int) *Sched
 		return d.rank[b] - d.rank[a]
 	})
 	r := NewSchedule(d.N())
-	serialList(d, NewSpace(machines), list, fixed, true, horizon, r)
+	back := NewSpace(machines)
+	serialList(d, back, list, fixed, backward, horizon, r)
 	sortByStart(d, list, r)
 	l := NewSchedule(d.N())
 	if fixed != nil {
 		fixed = r.Machine
 	}
-	serialList(d, NewSpace(machines), list, fixed, false, 0, l)
+	fwd := NewSpace(machines)
+	serialList(d, fwd, list, fixed, forward, 0, l)
 	l.Normalize()
-	return l
+	return l, back.work + fwd.work + 2*d.passWork()
 }
 
 // sortByStart sorts list by start, end, then topological order in s.

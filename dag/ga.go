@@ -86,10 +86,12 @@ func sortPop(pop []individual) {
 // the individual with its list set to the justified start order.
 func decode(d *DAG, machines [][]float64, list []int, tr *tracker) individual {
 	s := NewSchedule(d.N())
-	serialList(d, NewSpace(machines), list, nil, false, 0, s)
+	sp := NewSpace(machines)
+	serialList(d, sp, list, nil, forward, 0, s)
+	tr.charge(sp.work + d.passWork())
 	tr.offer(s, "ga")
-	j, rounds := justify(d, machines, s, false)
-	tr.count(2*rounds - 1)
+	j, w := justify(d, machines, s, false)
+	tr.charge(w)
 	tr.offer(j, "ga+fbi")
 	return individual{list: startOrder(d, j), s: j, ms: j.Makespan()}
 }

@@ -95,7 +95,7 @@ type candidate struct {
 func graphenePart(d *DAG, machines [][]float64, o Options) *Schedule {
 	if d.N() <= bypassTasks || d.Edges() == 0 {
 		pl := newPlacer(d, machines, newScratch(d))
-		pl.forward(d.allTasks())
+		pl.place(d.allTasks(), forward)
 		pl.s.Normalize()
 		return pl.s
 	}
@@ -156,40 +156,32 @@ func evalCandidate(d *DAG, machines [][]float64, c candidate, sc *scratch) *plac
 
 // evalOrders tries T both ways and the four subset orders after it.
 func evalOrders(d *DAG, machines [][]float64, c candidate, sc *scratch, keep func(*placer)) {
-	for _, tFwd := range []bool{true, false} {
+	for _, tDir := range []direction{forward, backward} {
 		base := newPlacer(d, machines, sc)
-		if tFwd {
-			base.forward(c.t)
-		} else {
-			base.backward(c.t)
-		}
-		if len(c.t) == 0 && !tFwd {
+		base.place(c.t, tDir)
+		if len(c.t) == 0 && tDir == backward {
 			continue
 		}
-		for _, sFwd := range []bool{true, false} {
+		for _, sDir := range []direction{forward, backward} {
 			withS := base.clone()
-			if sFwd {
-				withS.forward(c.s)
-			} else {
-				withS.backward(c.s)
-			}
+			withS.place(c.s, sDir)
 			spc := withS.clone() // SPC: S, P backward, C forward
-			spc.backward(c.p)
-			spc.forward(c.c)
+			spc.place(c.p, backward)
+			spc.place(c.c, forward)
 			keep(spc)
-			withS.forward(c.c) // SCP: S, C forward, P backward
-			withS.backward(c.p)
+			withS.place(c.c, forward) // SCP: S, C forward, P backward
+			withS.place(c.p, backward)
 			keep(withS)
 		}
 		csp := base.clone() // CSP: C forward, S backward, P backward
-		csp.forward(c.c)
-		csp.backward(c.s)
-		csp.backward(c.p)
+		csp.place(c.c, forward)
+		csp.place(c.s, backward)
+		csp.place(c.p, backward)
 		keep(csp)
 		psc := base // PSC: P backward, S forward, C forward
-		psc.backward(c.p)
-		psc.forward(c.s)
-		psc.forward(c.c)
+		psc.place(c.p, backward)
+		psc.place(c.s, forward)
+		psc.place(c.c, forward)
 		keep(psc)
 	}
 }

@@ -1,7 +1,5 @@
 package dag
 
-import "math"
-
 // placer is one partial placement of a DAG in a space (Graphene §4.2):
 // the space, the times so far, and the extent [lo, hi) of what is placed.
 type placer struct {
@@ -23,10 +21,11 @@ type scratch struct {
 	stamp    int32
 	rem      []int32 // per stage: tasks in the current set not yet placed
 	remStamp []int32
-	// fwd and bwd are the heap keys of forward and backward placement,
-	// one pair per placement order (see placeOrders); order selects one.
-	fwd, bwd [2][]float64
-	order    int
+	// keys are the heap keys of placement, per direction (see
+	// direction.index) and placement order (see placeOrders); order
+	// selects one.
+	keys  [2][placeOrders][]float64
+	order int
 }
 
 func newPlacer(d *DAG, machines [][]float64, sc *scratch) *placer {
@@ -38,13 +37,19 @@ func newScratch(d *DAG) *scratch {
 	sc := &scratch{mark: make([]int32, d.N()), need: make([]int32, d.N()),
 		rem: make([]int32, len(d.Stages)), remStamp: make([]int32, len(d.Stages))}
 	long := durPrio(d)
-	sc.fwd[0], sc.bwd[0] = long, long
-	sc.fwd[1], sc.bwd[1] = make([]float64, d.N()), make([]float64, d.N())
-	for v, bl := range BottomLevels(d) {
-		sc.fwd[1][v] = -float64(bl)
-	}
-	for v, tl := range BottomLevels(d.Reverse()) {
-		sc.bwd[1][v] = -float64(tl)
+	for _, dir := range []direction{forward, backward} {
+		// Order 1 goes critical path first: the largest bottom level
+		// forwards, the largest top level (bottom level of the reversed
+		// DAG) backwards.
+		levels := BottomLevels(d)
+		if dir == backward {
+			levels = BottomLevels(d.Reverse())
+		}
+		cp := make([]float64, d.N())
+		for v, l := range levels {
+			cp[v] = -float64(l)
+		}
+		sc.keys[dir.index()] = [placeOrders][]float64{long, cp}
 	}
 	return sc
 }
@@ -115,17 +120,23 @@ func (p *placer) inV(v int) bool { return p.sc.mark[v] == p.sc.stamp }
 // pending reports whether stage s has tasks of the current set unplaced.
 func (p *placer) pending(s int) bool { return p.sc.remStamp[s] == p.sc.stamp && p.sc.rem[s] > 0 }
 
-// forward is PlaceTasksF (Graphene Fig. 10): repeatedly take the ready
-// task of V of highest priority (longest first in the paper), ready
-// meaning its predecessors in V are all placed, and put it at its earliest
-// fit ≥ the latest end of its placed predecessors (≥ lo when it has none,
-// so the placement stays compact). Predecessors outside V that are not yet
-// placed must be placed backward later; the subset orders guarantee it,
-// and that no successor is placed yet. Barrier parents count once each.
-func (p *placer) forward(V []int) {
-	d, cv, sc := p.d, p.d.cv, p.sc
+// place is PlaceTasksF of Graphene Fig. 10 going forward and PlaceTasksB
+// going backward (see direction): repeatedly take the ready task of V of
+// highest priority (longest first in the paper), ready meaning its
+// neighbours behind in V are all placed, and put it at its first fit from
+// the furthest near side of its placed neighbours behind: forward, its
+// earliest fit ≥ the latest end of its placed predecessors (≥ lo when it
+// has none, so the placement stays compact); backward, its latest fit
+// ending ≤ the earliest start of its placed successors (≤ hi when it has
+// none). Neighbours behind outside V that are not yet placed must be
+// placed in the other direction later; the subset orders guarantee it,
+// and that no neighbour ahead is placed yet. Barrier stages count once
+// each.
+func (p *placer) place(V []int, dir direction) {
+	d, cv, sc := p.d, dir.edges(p.d), p.sc
+	near, stageNear := dir.near(p.s), dir.stageNear(p.st)
 	p.begin(V)
-	h := prioHeap{prio: sc.fwd[sc.order]}
+	h := prioHeap{prio: sc.keys[dir.index()][sc.order]}
 	for _, v := range V {
 		var n int32
 		for _, q := range cv.xPreds(v) {
@@ -145,24 +156,27 @@ func (p *placer) forward(V []int) {
 	for h.len() > 0 {
 		v := h.pop()
 		t := &d.Tasks[v]
-		est := int64(math.MinInt64)
+		edge := dir.origin()
 		for _, q := range cv.xPreds(v) {
 			if p.placed[q] {
-				est = max(est, p.s.End[q])
+				edge = dir.further(edge, near[q])
 			}
 		}
 		for _, ps := range cv.bPar[t.Stage] {
 			if p.st.any[ps] {
-				est = max(est, p.st.end[ps])
+				edge = dir.further(edge, stageNear[ps])
 			}
 		}
-		if est == math.MinInt64 {
-			est = 0
+		if edge == dir.origin() {
+			edge = 0
 			if p.any {
-				est = p.lo
+				edge = p.lo
+				if dir == backward {
+					edge = p.hi
+				}
 			}
 		}
-		m, st := p.sp.Forward(t.Demand, t.Duration, est)
+		m, st := p.sp.place(t.Demand, t.Duration, edge, dir)
 		p.record(v, m, st)
 		release := func(c int) {
 			if p.inV(c) {
@@ -178,71 +192,6 @@ func (p *placer) forward(V []int) {
 			for _, cs := range cv.bChild[t.Stage] {
 				for _, c := range d.Stages[cs].Tasks {
 					release(c)
-				}
-			}
-		}
-	}
-}
-
-// backward is PlaceTasksB, the mirror image: a task is ready when its
-// successors in V are placed, and goes at its latest fit ending ≤ the
-// earliest start of its placed successors (≤ hi when it has none).
-func (p *placer) backward(V []int) {
-	d, cv, sc := p.d, p.d.cv, p.sc
-	p.begin(V)
-	h := prioHeap{prio: sc.bwd[sc.order]}
-	for _, v := range V {
-		var n int32
-		for _, c := range cv.xSuccs(v) {
-			if p.inV(c) && !p.placed[c] {
-				n++
-			}
-		}
-		for _, cs := range cv.bChild[d.Tasks[v].Stage] {
-			if p.pending(cs) {
-				n++
-			}
-		}
-		if sc.need[v] = n; n == 0 {
-			h.push(v)
-		}
-	}
-	for h.len() > 0 {
-		v := h.pop()
-		t := &d.Tasks[v]
-		lft := int64(math.MaxInt64)
-		for _, c := range cv.xSuccs(v) {
-			if p.placed[c] {
-				lft = min(lft, p.s.Start[c])
-			}
-		}
-		for _, cs := range cv.bChild[t.Stage] {
-			if p.st.any[cs] {
-				lft = min(lft, p.st.start[cs])
-			}
-		}
-		if lft == math.MaxInt64 {
-			lft = 0
-			if p.any {
-				lft = p.hi
-			}
-		}
-		m, st := p.sp.Backward(t.Demand, t.Duration, lft)
-		p.record(v, m, st)
-		release := func(q int) {
-			if p.inV(q) {
-				if sc.need[q]--; sc.need[q] == 0 {
-					h.push(q)
-				}
-			}
-		}
-		for _, q := range cv.xPreds(v) {
-			release(q)
-		}
-		if sc.rem[t.Stage]--; sc.rem[t.Stage] == 0 {
-			for _, ps := range cv.bPar[t.Stage] {
-				for _, q := range d.Stages[ps].Tasks {
-					release(q)
 				}
 			}
 		}

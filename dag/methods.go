@@ -9,18 +9,21 @@ import (
 )
 
 // Options tune the schedulers. The zero value is usable; every choice is
-// deterministic given Seed, except that a binding TimeLimit makes Best's
-// result depend on machine speed.
+// deterministic given Seed, on any machine and any number of cores, except
+// that a binding TimeLimit makes Best's result depend on machine speed
+// (Result.TimeLimitHit says when it did).
 type Options struct {
 	// Seed drives every random choice (the Random rule, sampling, Best).
 	Seed uint64
 	// Workers bounds the goroutines evaluating Graphene's candidate sets
 	// (0: runtime.GOMAXPROCS). Results do not depend on it.
 	Workers int
-	// Iterations bounds Best's improvement phase, in schedules built
-	// (0: DefaultIterations).
-	Iterations int
-	// TimeLimit, when positive, stops Best's improvement phase early.
+	// MaxWork bounds Best's total work, in the work units of
+	// DefaultMaxWork (0: DefaultSearchWork on DAGs of at most 120 tasks, else
+	// max(DefaultMaxWork, minPasses schedule passes)).
+	MaxWork int64
+	// TimeLimit, when positive, also stops Best after this wall-clock
+	// time (opt-in; 0 is no limit).
 	TimeLimit time.Duration
 	// MaxCandidates bounds the troublesome sets Graphene evaluates
 	// (0: DefaultMaxCandidates).

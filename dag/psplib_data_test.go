@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -189,20 +190,22 @@ func psplibMethods(t testing.TB, which map[string][]string) {
 
 // TestBestPSPLIB runs dag.Best with a small budget on all 480 J30 instances:
 // every schedule passes the checker and none beats the proven optimum.
-// DAG_J30_ITER overrides the budget (e.g. 0 for the default, as in the
+// DAG_J30_WORK overrides the budget (e.g. 0 for the default, as in the
 // reported figures).
 func TestBestPSPLIB(t *testing.T) {
-	iters := 300
-	if v, err := strconv.Atoi(os.Getenv("DAG_J30_ITER")); err == nil {
-		iters = v
+	work := int64(30_000)
+	if v, err := strconv.ParseInt(os.Getenv("DAG_J30_WORK"), 10, 64); err == nil {
+		work = v
 	}
 	insts := loadPSPLIB(t, "j30", "j30opt.sm")
 	var st psplibStats
 	var worst time.Duration
+	var lbDev float64
+	proved := 0
 	for _, in := range insts {
 		inst := checked{fmt.Sprint(in.Key), in.Inst.DAG, in.Inst.Machines()}
 		t0 := time.Now()
-		r, err := dag.Best(inst.d, inst.machines, dag.Options{Seed: 1, Iterations: iters})
+		r, err := dag.Best(inst.d, inst.machines, dag.Options{Seed: 1, MaxWork: work})
 		took := time.Since(t0)
 		worst = max(worst, took)
 		if err != nil {
@@ -216,8 +219,13 @@ func TestBestPSPLIB(t *testing.T) {
 			t.Fatalf("j30 %v: Optimal %v with makespan %d, bound %d", in.Key, r.Optimal, r.Makespan, r.Bounds.Best)
 		}
 		st.add(r.Makespan, in.Ref, in.Inst.MPM, took)
+		lbDev += float64(in.Ref-r.Bounds.Best) / float64(in.Ref)
+		if r.Optimal {
+			proved++
+		}
 	}
-	t.Logf("J30 best (iterations %d): %v, worst %v", iters, st, worst)
+	t.Logf("J30 best (work %d): %v, worst %v; bound %.3f%% below the optimum on average, proved optimal %d/480",
+		work, st, worst, 100*lbDev/float64(len(insts)), proved)
 }
 
 // TestBoundsPSPLIB asserts every bound ≤ the proven optimum on all 480 J30
@@ -333,4 +341,81 @@ func TestPSPLIBFiles(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestAllBoundsJ30 asserts that every bound of dag.AllBounds, the
+// destructive ones included, is ≤ the proven optimum on all 480 J30
+// instances. No schedule is given (the ceiling is the sum of durations),
+// so a bound above the optimum cannot be hidden by a cap at a known
+// makespan. The LP test also runs alone from the cheap bounds (AllBounds
+// skips it where the search closed the gap first). The work cap per
+// instance (DAG_J30_BOUND_WORK, default 1,000,000 units, a quarter of it
+// for the LP alone) keeps the run short; the instances run on all cores.
+// It logs the mean deviation of the best bound from the optimum and the
+// instances where it is tight.
+func TestAllBoundsJ30(t *testing.T) {
+	if testing.Short() {
+		t.Skip("480 instances with the destructive bounds")
+	}
+	work := int64(1_000_000)
+	if v, err := strconv.ParseInt(os.Getenv("DAG_J30_BOUND_WORK"), 10, 64); err == nil {
+		work = v
+	}
+	insts := loadPSPLIB(t, "j30", "j30opt.sm")
+	all := make([]dag.Bounds, len(insts))
+	lp := make([]int64, len(insts))
+	var next sync.Mutex
+	k := 0
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				next.Lock()
+				i := k
+				k++
+				next.Unlock()
+				if i >= len(insts) {
+					return
+				}
+				in := insts[i]
+				d, ms := in.Inst.DAG, in.Inst.Machines()
+				b, err := dag.AllBounds(d, ms, d.TotalDuration(), dag.Options{MaxWork: work})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				all[i] = b
+				// The LP test alone from the cheap bounds: AllBounds skips
+				// it where the search already closed the gap.
+				lp[i] = dag.LPClimbForTest(d, ms, dag.LowerBounds(d, ms).Best, d.TotalDuration(), work/4)
+			}
+		}()
+	}
+	wg.Wait()
+	tight := 0
+	var dev float64
+	byName := map[string]int{}
+	for i, in := range insts {
+		b := all[i]
+		for _, name := range dag.BoundNames {
+			if v := b.Value(name); v > in.Ref {
+				t.Errorf("j30 %v: %s bound %d > optimum %d", in.Key, name, v, in.Ref)
+			}
+		}
+		if lp[i] > in.Ref {
+			t.Errorf("j30 %v: LP bound alone %d > optimum %d", in.Key, lp[i], in.Ref)
+		}
+		if b.Best != b.Value(b.BestBy) {
+			t.Errorf("j30 %v: best %d named %s of value %d", in.Key, b.Best, b.BestBy, b.Value(b.BestBy))
+		}
+		if b.Best == in.Ref {
+			tight++
+			byName[b.BestBy]++
+		}
+		dev += float64(in.Ref-b.Best) / float64(in.Ref)
+	}
+	t.Logf("J30 AllBounds (work %d): mean deviation from the optimum %.3f%%, tight on %d/480 (by %v)",
+		work, 100*dev/float64(len(insts)), tight, byName)
 }

@@ -78,6 +78,6 @@ func ListSchedule(d *DAG, machines [][]float64, list []int) (*Schedule, error) {
 		panic(fmt.Sprintf("dag: task list has %d of %d tasks", len(list), d.N()))
 	}
 	s := NewSchedule(d.N())
-	serialList(d, NewSpace(machines), list, nil, false, 0, s)
+	serialList(d, NewSpace(machines), list, nil, forward, 0, s)
 	return s, nil
 }

@@ -1,7 +1,5 @@
 package dag
 
-import "math"
-
 // SerialSGS is the serial schedule generation scheme (Kelley 1963;
 // Kolisch & Hartmann 1999; ALGORITHMS §6.2) on machines: n steps, each
 // taking the eligible task (all predecessors scheduled) of smallest
@@ -33,60 +31,46 @@ func serialSGS(d *DAG, sp *Space, prio []float64) *Schedule {
 		r.finish(v, h.push)
 	}
 	s := NewSchedule(d.N())
-	serialList(d, sp, list, nil, false, 0, s)
+	serialList(d, sp, list, nil, forward, 0, s)
 	return s
 }
 
-// serialList places the tasks of list in order on sp. Forward, each task
-// goes at its earliest fit ≥ the latest end of its predecessors (which the
-// list must place first; sources from 0); backward, at its latest fit
-// ending ≤ the earliest start of its successors, or ≤ horizon for sinks.
-// With fixed non-nil, task v stays on machine fixed[v]; otherwise every
-// machine is tried. Results go to s. Barrier parents are read from the
-// stage extremes, so a pass costs O(N + E') placements and edge visits.
-func serialList(d *DAG, sp *Space, list []int, fixed []int, backward bool, horizon int64, s *Schedule) {
-	cv := d.cv
+// serialList places the tasks of list in order on sp, in direction dir
+// (see direction). Forward, each task goes at its earliest fit ≥ the
+// latest end of its predecessors (which the list must place first; sources
+// from 0); backward, at its latest fit ending ≤ the earliest start of its
+// successors, or ≤ horizon for sinks. With fixed non-nil, task v stays on
+// machine fixed[v]; otherwise every machine is tried. Results go to s.
+// Barrier stages are read from the stage extremes, so a pass costs
+// O(N + E') placements and edge visits.
+func serialList(d *DAG, sp *Space, list []int, fixed []int, dir direction, horizon int64, s *Schedule) {
+	cv := dir.edges(d)
 	st := newStageTimes(len(d.Stages))
+	near, stageNear := dir.near(s), dir.stageNear(st)
+	home := int64(0) // the edge of a task with no neighbour behind
+	if dir == backward {
+		home = horizon
+	}
 	for _, v := range list {
 		t := &d.Tasks[v]
-		var bound int64 // earliest start (forward) or latest end (backward)
-		if !backward {
-			bound = math.MinInt64
-			for _, p := range cv.xPreds(v) {
-				bound = max(bound, s.End[p])
-			}
-			for _, p := range cv.bPar[t.Stage] {
-				bound = max(bound, st.end[p])
-			}
-			if bound == math.MinInt64 {
-				bound = 0
-			}
-		} else {
-			bound = horizon
-			for _, c := range cv.xSuccs(v) {
-				bound = min(bound, s.Start[c])
-			}
-			for _, c := range cv.bChild[t.Stage] {
-				bound = min(bound, st.start[c])
-			}
+		edge := home
+		for _, p := range cv.xPreds(v) {
+			edge = dir.further(edge, near[p])
+		}
+		for _, p := range cv.bPar[t.Stage] {
+			edge = dir.further(edge, stageNear[p])
 		}
 		m, start := -1, int64(Never)
 		switch {
 		case fixed != nil && t.Duration == 0:
 			// Zero-duration tasks occupy nothing: only precedence binds.
-			m, start = fixed[v], bound
-		case fixed != nil && !backward:
-			m = fixed[v]
-			start = sp.EarliestFit(m, t.Demand, t.Duration, bound, math.MaxInt64)
-			sp.Place(m, t.Demand, start, t.Duration)
+			m, start = fixed[v], edge
 		case fixed != nil:
 			m = fixed[v]
-			start = sp.LatestFit(m, t.Demand, t.Duration, bound, math.MinInt64)
+			start = sp.fit(m, t.Demand, t.Duration, edge, dir.beyond(), dir)
 			sp.Place(m, t.Demand, start, t.Duration)
-		case !backward:
-			m, start = sp.Forward(t.Demand, t.Duration, bound)
 		default:
-			m, start = sp.Backward(t.Demand, t.Duration, bound)
+			m, start = sp.place(t.Demand, t.Duration, edge, dir)
 		}
 		if start == Never {
 			panic("dag: internal: a task that fits a machine found no start")

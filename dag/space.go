@@ -18,7 +18,11 @@ const Never = math.MinInt64
 type Space struct {
 	k    int
 	caps [][]float64 // per machine, with CapTol slack added
+	same []bool      // same[m]: machine m has the capacities of machine m−1
 	tl   []timeline
+	// work counts the machines tried and segments walked by fits, in the
+	// package's work units (see DefaultMaxWork).
+	work int64
 }
 
 // timeline holds breakpoints t (ascending) and the usage on [t[i], t[i+1])
@@ -34,7 +38,8 @@ func NewSpace(machines [][]float64) *Space {
 	if len(machines) == 0 {
 		panic("dag: no machines")
 	}
-	s := &Space{k: len(machines[0]), caps: make([][]float64, len(machines)), tl: make([]timeline, len(machines))}
+	s := &Space{k: len(machines[0]), caps: make([][]float64, len(machines)), same: make([]bool, len(machines)),
+		tl: make([]timeline, len(machines))}
 	for m, c := range machines {
 		if len(c) != s.k {
 			panic(fmt.Sprintf("dag: machine %d has %d capacities, machine 0 has %d", m, len(c), s.k))
@@ -43,6 +48,7 @@ func NewSpace(machines [][]float64) *Space {
 		for r, x := range c {
 			s.caps[m][r] = x + CapTol*math.Max(1, x)
 		}
+		s.same[m] = m > 0 && slices.Equal(s.caps[m], s.caps[m-1])
 	}
 	return s
 }
@@ -65,7 +71,7 @@ func (s *Space) Machines() int { return len(s.tl) }
 
 // Clone returns a deep copy in O(total breakpoints · K).
 func (s *Space) Clone() *Space {
-	c := &Space{k: s.k, caps: s.caps, tl: make([]timeline, len(s.tl))}
+	c := &Space{k: s.k, caps: s.caps, same: s.same, tl: make([]timeline, len(s.tl))}
 	for m, tl := range s.tl {
 		c.tl[m] = timeline{t: slices.Clone(tl.t), u: slices.Clone(tl.u)}
 	}
@@ -88,89 +94,107 @@ func (tl *timeline) seg(x int64) int {
 	return sort.Search(len(tl.t), func(i int) bool { return tl.t[i] > x }) - 1
 }
 
-// ok reports whether r fits on top of segment i (−1 is empty).
-func (s *Space) ok(m int, tl *timeline, i int, r []float64) bool {
-	if i < 0 {
-		return true
-	}
-	u, c := tl.u[i*s.k:(i+1)*s.k], s.caps[m]
-	for k, x := range r {
-		if u[k]+x > c[k] {
-			return false
-		}
-	}
-	return true
-}
-
 // EarliestFit returns the earliest start ≥ tmin at which demand r fits
 // machine m for dur ticks, scanning breakpoints from tmin; it returns
 // Never when r does not fit the empty machine, or when no start below
 // limit exists. O(B·K) for B breakpoints after tmin.
 func (s *Space) EarliestFit(m int, r []float64, dur, tmin, limit int64) int64 {
-	if !s.Fits(m, r) {
-		return Never
-	}
-	if dur == 0 {
-		return tmin
-	}
-	tl := &s.tl[m]
-	if n := len(tl.t); n == 0 || tmin >= tl.t[n-1] {
-		return tmin
-	}
-	cand := tmin
-	i := tl.seg(cand)
-	for cand < limit {
-		j, fit := i, true
-		for {
-			if !s.ok(m, tl, j, r) {
-				cand, i, fit = tl.t[j+1], j+1, false // the last segment is empty, so j+1 exists
-				break
-			}
-			if j+1 >= len(tl.t) || tl.t[j+1] >= cand+dur {
-				break
-			}
-			j++
-		}
-		if fit {
-			return cand
-		}
-	}
-	return Never
+	return s.fit(m, r, dur, tmin, limit, forward)
 }
 
 // LatestFit returns the latest start at which demand r fits machine m for
 // dur ticks and ends by tmax; Never when r does not fit the empty machine
-// or no start above limit exists. Mirror image of EarliestFit.
+// or no start above limit exists. EarliestFit in mirrored time.
 func (s *Space) LatestFit(m int, r []float64, dur, tmax, limit int64) int64 {
-	if !s.Fits(m, r) {
+	return s.fit(m, r, dur, tmax, limit, backward)
+}
+
+// fit returns the start of the first placement of demand r on machine m
+// for dur ticks whose edge (see direction) is at or beyond edge, or Never
+// when r does not fit the empty machine or no start before limit (in the
+// direction of travel) exists. A machine idle from edge on is answered at
+// once; walk does the rest.
+func (s *Space) fit(m int, r []float64, dur, edge, limit int64, dir direction) int64 {
+	switch {
+	case !s.Fits(m, r):
+		return Never
+	case s.busyAhead(m, dur, edge, dir):
+		return s.walk(m, r, dur, edge, limit, dir)
+	}
+	return dir.start(edge, dur)
+}
+
+// busyAhead reports whether a task of positive length dur placed at edge
+// may meet usage on machine m: some breakpoint lies beyond edge.
+func (s *Space) busyAhead(m int, dur, edge int64, dir direction) bool {
+	t := s.tl[m].t
+	if dur == 0 || len(t) == 0 {
+		return false
+	}
+	if dir == forward {
+		return edge < t[len(t)-1]
+	}
+	return edge > t[0]
+}
+
+// walk is fit when breakpoints lie ahead of edge. It works in mirrored
+// time e = sg·t, sg = ±1, in which backward placement is forward
+// placement of [e, e+dur), and keeps hi = e + dur, the task's far end.
+// Walking the segments from the edge: when one cannot hold r, the edge
+// jumps to that segment's far breakpoint; when the segments under the
+// whole task hold r, the placement is found.
+func (s *Space) walk(m int, r []float64, dur, edge, limit int64, dir direction) int64 {
+	tl := &s.tl[m]
+	sg, step := int64(dir), int(dir)
+	// far[j] is the breakpoint where segment j ends in the direction of
+	// travel: t[j+1] forward, t[j] backward.
+	far := tl.t
+	limHi := int64(math.MaxInt64) // walk while hi < limHi, i.e. start before limit
+	if dir == forward {
+		far = tl.t[1:]
+		if limit <= math.MaxInt64-dur {
+			limHi = limit + dur
+		}
+	} else if limit != math.MinInt64 {
+		limHi = -limit // start = −hi > limit
+	}
+	hi := sg*edge + dur
+	if hi >= limHi {
 		return Never
 	}
-	if dur == 0 {
-		return tmax
-	}
-	tl := &s.tl[m]
-	if len(tl.t) == 0 || tmax <= tl.t[0] {
-		return tmax - dur
-	}
-	end := tmax
-	i := tl.seg(end - 1)
-	for end-dur > limit {
-		j, fit := i, true
-		for {
-			if !s.ok(m, tl, j, r) {
-				end, i, fit = tl.t[j], j-1, false
-				break
-			}
-			if j < 0 || tl.t[j] <= end-dur {
-				break
-			}
-			j--
+	j := tl.seg(dir.start(edge, 1)) // the segment of the first tick covered
+	j0 := j
+	if j < 0 && dir == forward {
+		// Segment −1, before the first breakpoint, is empty.
+		if tl.t[0] >= hi {
+			return edge
 		}
-		if fit {
-			return end - dur
+		j = 0
+	}
+	k, caps, use := s.k, s.caps[m], tl.u
+walk:
+	for ; j >= 0; j += step { // backward, segment −1 is empty: found
+		u := use[j*k : j*k+k]
+		for x, v := range r {
+			if u[x]+v > caps[x] {
+				// Segment j cannot hold r: jump past it (its far
+				// breakpoint exists, as the last segment is empty).
+				if hi = sg*far[j] + dur; hi >= limHi {
+					s.work += int64(max(j-j0, j0-j)) + 1
+					return Never
+				}
+				continue walk
+			}
+		}
+		if j >= len(far) || sg*far[j] >= hi {
+			break // the segments from the edge to j reach the far end
 		}
 	}
-	return Never
+	s.work += int64(max(j-j0, j0-j)) + 1
+	if dir == forward {
+		return hi - dur
+	}
+	return -hi
 }
 
 // split makes x a breakpoint of tl and returns its index.
@@ -212,36 +236,42 @@ func (s *Space) Place(m int, r []float64, start, dur int64) {
 // keep placement O(M) in the worst case and O(1) machines when one is
 // free.
 func (s *Space) Forward(r []float64, dur, tmin int64) (int, int64) {
-	best, bm := int64(math.MaxInt64), -1
-	for m := range s.tl {
-		st := s.EarliestFit(m, r, dur, tmin, best)
-		if st != Never && st < best {
-			best, bm = st, m
-			if st == tmin {
-				break
-			}
-		}
-	}
-	if bm < 0 {
-		return -1, Never
-	}
-	s.Place(bm, r, best, dur)
-	return bm, best
+	return s.place(r, dur, tmin, forward)
 }
 
 // Backward places a task at its latest fit ending by tmax over all
 // machines (ties: lowest index) and returns the machine and start.
 func (s *Space) Backward(r []float64, dur, tmax int64) (int, int64) {
-	best, bm := int64(math.MinInt64), -1
-	for m := range s.tl {
-		st := s.LatestFit(m, r, dur, tmax, best)
-		if st != Never && st > best {
+	return s.place(r, dur, tmax, backward)
+}
+
+// place puts a task at its first fit from edge in direction dir over all
+// machines (ties: lowest index) and returns the machine and start.
+func (s *Space) place(r []float64, dur, edge int64, dir direction) (int, int64) {
+	best, bm := dir.beyond(), -1
+	at := dir.start(edge, dur) // a placement right at edge cannot be bettered
+	fits, m := false, 0
+	for ; m < len(s.tl); m++ {
+		// fit, with its usual case inline: this loop is the hot spot of
+		// every placer. Identical machines in a row share the Fits test.
+		if !s.same[m] {
+			fits = s.Fits(m, r)
+		}
+		if !fits {
+			continue
+		}
+		st := at
+		if s.busyAhead(m, dur, edge, dir) {
+			st = s.walk(m, r, dur, edge, best, dir)
+		}
+		if st != Never && dir.before(st, best) {
 			best, bm = st, m
-			if st == tmax-dur {
+			if st == at {
 				break
 			}
 		}
 	}
+	s.work += int64(m) + 1 // machines tried
 	if bm < 0 {
 		return -1, Never
 	}

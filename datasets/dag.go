@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/capplan/capplan/internal/inputerr"
+	"github.com/capplan/capplan/internal/topo"
 )
 
 // dagSpec says how checkDAG names the nodes of a DAG in messages.
@@ -57,47 +58,10 @@ func checkDAG(ps *inputerr.List, spec dagSpec, names []string, after [][]string)
 
 // findCycles returns, for every back edge v→w met by an iterative
 // depth-first search over succ (starting from nodes in index order), the
-// cycle w → ... → v → w as node indices, w repeated at the end.
+// cycle w → ... → v → w as node indices, w repeated at the end
+// (topo.Cycles).
 func findCycles(succ [][]int) [][]int {
-	const (
-		white = iota // not visited
-		grey         // on the DFS stack
-		black        // finished
-	)
-	color := make([]int8, len(succ))
-	pos := make([]int, len(succ)) // stack position of grey nodes
-	type frame struct{ v, next int }
-	var cycles [][]int
-	var stack []frame
-	for s := range succ {
-		if color[s] != white {
-			continue
-		}
-		color[s], pos[s] = grey, 0
-		stack = append(stack[:0], frame{v: s})
-		for len(stack) > 0 {
-			f := &stack[len(stack)-1]
-			if f.next == len(succ[f.v]) {
-				color[f.v] = black
-				stack = stack[:len(stack)-1]
-				continue
-			}
-			w := succ[f.v][f.next]
-			f.next++
-			switch color[w] {
-			case white:
-				color[w], pos[w] = grey, len(stack)
-				stack = append(stack, frame{v: w})
-			case grey:
-				c := make([]int, 0, len(stack)-pos[w]+1)
-				for _, g := range stack[pos[w]:] {
-					c = append(c, g.v)
-				}
-				cycles = append(cycles, append(c, w))
-			}
-		}
-	}
-	return cycles
+	return topo.Cycles(len(succ), func(v int) []int { return succ[v] }, 0)
 }
 
 // cycleText renders a cycle of node indices as "a -> b -> a", eliding the

@@ -19,6 +19,8 @@ type DAGCheckOptions struct {
 	// job,task,start,end,machine (job optional for one DAG). Times are in
 	// seconds (PSPLIB: periods); machine is an index or a machine name.
 	SchedulePath string
+	// Budget bounds the destructive bounds per job.
+	Budget DAGBudget
 	// Generator names the tool in the document header.
 	Generator string
 }
@@ -44,6 +46,9 @@ func DAGCheck(o DAGCheckOptions) (*plan.DAGCheck, error) {
 	}
 	if o.SchedulePath == "" {
 		return nil, optionErrorf("--schedule is required: the schedule to check (DAGSchedule JSON or CSV job,task,start,end,machine)")
+	}
+	if err := o.Budget.validate(); err != nil {
+		return nil, err
 	}
 	src, err := o.Input.readSource()
 	if err != nil {
@@ -79,6 +84,7 @@ func DAGCheck(o DAGCheckOptions) (*plan.DAGCheck, error) {
 	matched = takeShard(o.Input.shard, matched, func(m dagMatch) *dag.DAG { return jobs[m.job].costDAG() })
 	flags := map[string]string{}
 	o.Input.flags(flags)
+	o.Budget.flags(flags)
 	inputs = append(append(src.inputs, inputs...), plan.Input{Role: "schedule", Path: o.SchedulePath, SHA256: plan.Digest(data)})
 	groups := machines.docGroups()
 	doc := &plan.DAGCheck{
@@ -101,7 +107,11 @@ func DAGCheck(o DAGCheckOptions) (*plan.DAGCheck, error) {
 		if err != nil {
 			return err
 		}
-		doc.Jobs[i] = newDAGCheckJob(d, dag.Assess(d, j.machines, s))
+		a, err := dag.AssessAll(d, j.machines, s, o.Budget.options(0, 1))
+		if err != nil {
+			return fmt.Errorf("job %s: %w", d.Name, err)
+		}
+		doc.Jobs[i] = newDAGCheckJob(d, a)
 		return nil
 	})
 	if err != nil {

@@ -3,14 +3,20 @@ package pipeline
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/capplan/capplan/dag"
 	"github.com/capplan/capplan/plan"
 )
 
-// newDAGJobInfo describes d on machines with its bounds b (dag.LowerBounds).
-func newDAGJobInfo(d *dag.DAG, b dag.Bounds) plan.DAGJobInfo {
+// cheapBounds are the bounds every document lists (dag.LowerBounds).
+var cheapBounds = []string{"cpLength", "energy", "newLB", "nodePacking", "bin"}
+
+// newDAGJobInfo describes d on machines with its bounds b (dag.LowerBounds,
+// dag.AllBounds or a dag.Best result's). The bounds' wall-clock times are
+// recorded only with timings (the one machine-dependent field).
+func newDAGJobInfo(d *dag.DAG, b dag.Bounds, timings bool) plan.DAGJobInfo {
 	sec := d.Seconds
 	info := plan.DAGJobInfo{
 		Name: d.Name, NumTasks: d.N(), Edges: d.Edges(), Stages: len(d.Stages),
@@ -21,6 +27,19 @@ func newDAGJobInfo(d *dag.DAG, b dag.Bounds) plan.DAGJobInfo {
 			TWorkByResource: map[string]float64{},
 		},
 	}
+	for _, name := range dag.BoundNames {
+		v := b.Value(name)
+		if v == 0 && b.Work[name] == 0 && !slices.Contains(cheapBounds, name) {
+			continue // not computed
+		}
+		bd := plan.DAGBound{Name: name, Value: sec(v), Work: b.Work[name]}
+		if el, ok := b.Elapsed[name]; ok && timings {
+			x := el.Seconds()
+			bd.Seconds = &x
+		}
+		info.Bounds.List = append(info.Bounds.List, bd)
+	}
+	info.Bounds.BestBy = b.BestBy
 	for r, w := range b.TWork {
 		v := w * d.Unit
 		info.Bounds.TWorkByResource[d.Resources[r]] = v
@@ -51,7 +70,7 @@ func newDAGJob(d *dag.DAG, machines [][]float64, s *dag.Schedule, b dag.Bounds, 
 		}
 	}
 	j := plan.DAGJob{
-		DAGJobInfo: newDAGJobInfo(d, b),
+		DAGJobInfo: newDAGJobInfo(d, b, false),
 		Makespan:   d.Seconds(ms),
 		Gap:        dag.Gap(ms, b.Best),
 		Optimal:    ms == b.Best,
@@ -59,6 +78,7 @@ func newDAGJob(d *dag.DAG, machines [][]float64, s *dag.Schedule, b dag.Bounds, 
 		Order:      make([]string, 0, d.N()),
 		Tasks:      make([]plan.DAGTask, d.N()),
 	}
+	j.Certificate = plan.DAGCertificate(j.Makespan, j.Bounds)
 	for _, i := range s.Order() {
 		j.Order = append(j.Order, d.Tasks[i].ID)
 	}
@@ -70,7 +90,7 @@ func newDAGJob(d *dag.DAG, machines [][]float64, s *dag.Schedule, b dag.Bounds, 
 
 // newDAGCheckJob records the assessment of an observed schedule of d.
 func newDAGCheckJob(d *dag.DAG, a dag.Assessment) plan.DAGCheckJob {
-	info := newDAGJobInfo(d, a.Bounds)
+	info := newDAGJobInfo(d, a.Bounds, false)
 	j := plan.DAGCheckJob{
 		DAGJobInfo: info,
 		Makespan:   d.Seconds(a.Makespan),
@@ -80,6 +100,13 @@ func newDAGCheckJob(d *dag.DAG, a dag.Assessment) plan.DAGCheckJob {
 		Violations: []plan.DAGViolation{},
 	}
 	ms := j.Makespan
+	j.Certificate = plan.DAGCertificate(ms, info.Bounds)
+	if !j.Feasible {
+		j.Certificate = fmt.Sprintf("infeasible (%d violations)", len(a.Violations))
+	}
+	for _, bd := range info.Bounds.List {
+		j.Gaps[bd.Name] = gap(ms, bd.Value)
+	}
 	for k, v := range info.Bounds.Values() {
 		j.Gaps[plan.BoundNames[k]] = gap(ms, v)
 	}

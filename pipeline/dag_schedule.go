@@ -24,13 +24,8 @@ type DAGScheduleOptions struct {
 	// Seed drives every random choice (random rule, sampling, the genetic
 	// algorithm of best); at most math.MaxInt64.
 	Seed uint64
-	// MaxWork is best's deterministic work budget per job, in schedules
-	// generated (0: dag's default, max(16, 3,000,000/(tasks+edges))).
-	MaxWork int64
-	// TimeLimit is an opt-in wall-clock limit per job for best (0: none).
-	// When it cuts a search the document says so and the result depends
-	// on the machine.
-	TimeLimit time.Duration
+	// Budget bounds best's search per job (--method best only).
+	Budget DAGBudget
 	// Generator names the tool in the document header.
 	Generator string
 }
@@ -89,14 +84,11 @@ func DAGSchedule(o DAGScheduleOptions) (*DAGScheduleResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	doc.Summarize()
 	if o.Method == "best" {
-		doc.Search = &plan.Search{WorkUnit: "schedules per job", WorkBudget: o.MaxWork, TimeLimit: o.TimeLimit.Seconds(),
+		doc.Search = &plan.Search{WorkUnit: "dag work units per job", WorkBudget: o.Budget.MaxWork, TimeLimit: o.Budget.TimeLimit.Seconds(),
 			CutByTimeLimit: slices.Contains(cut, true)}
-		for _, j := range doc.Jobs {
-			doc.Search.WorkUsed += int64(j.Schedules)
-		}
 	}
+	doc.Summarize()
 	return &DAGScheduleResult{Doc: doc, Stats: DAGStats{Load: tLoad.Sub(t0), Run: time.Since(tLoad), Workers: o.Input.Workers}}, nil
 }
 
@@ -119,23 +111,17 @@ func (o *DAGScheduleOptions) validate() error {
 	switch {
 	case o.Seed > math.MaxInt64:
 		return optionErrorf("invalid --seed %d: at most %d", o.Seed, int64(math.MaxInt64))
-	case o.MaxWork < 0:
-		return optionErrorf("invalid --budget %d: want at least 1 schedule", o.MaxWork)
-	case o.MaxWork > math.MaxInt32:
-		return optionErrorf("invalid --budget %d: at most %d schedules", o.MaxWork, math.MaxInt32)
-	case o.TimeLimit < 0:
-		return optionErrorf("invalid --time-limit %v", o.TimeLimit)
-	case (o.MaxWork > 0 || o.TimeLimit > 0) && o.Method != "best":
+	case o.Budget.set() && o.Method != "best":
 		return optionErrorf("--budget and --time-limit apply to --method best only")
 	}
-	return nil
+	return o.Budget.validate()
 }
 
 // flags records the options that shape a DAGSchedule, by flag name.
 func (o *DAGScheduleOptions) flags() map[string]string {
 	m := map[string]string{"method": o.Method}
 	o.Input.flags(m)
-	budgetFlags(m, o.MaxWork, o.TimeLimit)
+	o.Budget.flags(m)
 	if len(o.Compare) > 0 {
 		m["compare"] = strings.Join(o.Compare, ",")
 	}
@@ -144,7 +130,7 @@ func (o *DAGScheduleOptions) flags() map[string]string {
 
 // dagOptions are the scheduler options of one job.
 func (o *DAGScheduleOptions) dagOptions(inner int) dag.Options {
-	return dag.Options{Seed: o.Seed, Workers: inner, Iterations: int(o.MaxWork), TimeLimit: o.TimeLimit}
+	return o.Budget.options(o.Seed, inner)
 }
 
 // scheduleJob schedules one job with the method, checks the schedule and
@@ -160,15 +146,14 @@ func (o *DAGScheduleOptions) scheduleJob(j *dagJob, inner int) (out plan.DAGJob,
 	var s *dag.Schedule
 	var b dag.Bounds
 	method, schedules := o.Method, 0
+	var work int64
 	if o.Method == "best" {
-		t0 := time.Now()
 		r, err := dag.Best(d, j.machines, opts)
 		if err != nil {
 			return plan.DAGJob{}, false, fmt.Errorf("job %s: %w", d.Name, err)
 		}
 		s, b, method, schedules = r.Schedule, r.Bounds, r.Method, r.Schedules
-		cut = o.TimeLimit > 0 && time.Since(t0) >= o.TimeLimit && !r.Optimal &&
-			(o.MaxWork == 0 || int64(r.Schedules) < o.MaxWork)
+		work, cut = r.WorkUsed, r.TimeLimitHit
 	} else {
 		if s, err = runDAGMethod(o.Method, d, j.machines, opts); err != nil {
 			return plan.DAGJob{}, false, err
@@ -178,7 +163,7 @@ func (o *DAGScheduleOptions) scheduleJob(j *dagJob, inner int) (out plan.DAGJob,
 	if out, err = newDAGJob(d, j.machines, s, b, method); err != nil {
 		return plan.DAGJob{}, false, err
 	}
-	out.Schedules = schedules
+	out.Schedules, out.WorkUsed, out.TimeLimitHit = schedules, work, cut
 	if o.Input.Pool {
 		ms, err := dagMakespan(o.Method, d, j.own, opts)
 		if err != nil {

@@ -136,8 +136,8 @@ func TestDAGOptionErrors(t *testing.T) {
 		"capacity":           {Input: DAGInput{Path: w, Machines: 1, MachineCapacity: "cpu=lots"}},
 		"method":             {Input: DAGInput{Path: w, Machines: 1}, Method: "fastest"},
 		"compare":            {Input: DAGInput{Path: w, Machines: 1}, Compare: []string{"fastest"}},
-		"budget not best":    {Input: DAGInput{Path: w, Machines: 1}, Method: "cp", MaxWork: 10},
-		"negative budget":    {Input: DAGInput{Path: w, Machines: 1}, MaxWork: -1},
+		"budget not best":    {Input: DAGInput{Path: w, Machines: 1}, Method: "cp", Budget: DAGBudget{MaxWork: 10}},
+		"negative budget":    {Input: DAGInput{Path: w, Machines: 1}, Budget: DAGBudget{MaxWork: -1}},
 		"workload, no nodes": {Input: DAGInput{Path: w}},
 	} {
 		if _, err := DAGSchedule(o); !IsOptionError(err) {

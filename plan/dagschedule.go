@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 )
@@ -121,8 +122,42 @@ type DAGBoundSet struct {
 	NewLB       float64 `json:"newLB"`
 	NodePacking float64 `json:"nodePacking"`
 	Bin         float64 `json:"bin"`
-	// Best is the largest of the bounds.
-	Best float64 `json:"best"`
+	// Best is the largest of the bounds, and BestBy the name of the first
+	// bound (in the order of List) equal to it.
+	Best   float64 `json:"best"`
+	BestBy string  `json:"bestBy"`
+	// List has every bound computed, the destructive ones (energetic,
+	// stage, lp, search) included, in dag.BoundNames order.
+	List []DAGBound `json:"list"`
+}
+
+// DAGBound is one lower bound with the cost of computing it.
+type DAGBound struct {
+	// Name is a dag.BoundNames name; Value is in seconds (PSPLIB periods).
+	Name  string  `json:"name"`
+	Value float64 `json:"value"`
+	// Work is the work units a destructive bound spent (deterministic).
+	Work int64 `json:"work,omitempty"`
+	// Seconds is the wall-clock time it took, present only when asked
+	// for (--timings): it is the one field that depends on the machine.
+	Seconds *float64 `json:"seconds,omitempty"`
+}
+
+// DAGCertificate is the one-line verdict on a makespan against the bounds:
+// "optimal (proved by <bound>)" when it equals the best bound, else
+// "gap <x%> to the <bound> bound".
+func DAGCertificate(makespan float64, b DAGBoundSet) string {
+	switch {
+	case makespan == b.Best:
+		return "optimal (proved by " + b.BestBy + ")"
+	case makespan < b.Best:
+		return fmt.Sprintf("infeasible: below the %s bound", b.BestBy)
+	}
+	g := 0.0
+	if b.Best > 0 {
+		g = makespan/b.Best - 1
+	}
+	return fmt.Sprintf("gap %.2f%% to the %s bound", 100*g, b.BestBy)
 }
 
 // BoundNames are the JSON names of the scalar bounds, in table order.
@@ -144,8 +179,16 @@ type DAGJob struct {
 	// Method is the scheduler that produced the schedule (for "best", the
 	// winner, such as "graphene" or "psgs-lft+fbi").
 	Method string `json:"method"`
+	// Certificate says "optimal (proved by <bound>)" when the makespan
+	// equals a bound, else the gap to the best bound and its name.
+	Certificate string `json:"certificate"`
 	// Schedules counts the schedule generation passes spent ("best").
 	Schedules int `json:"schedules,omitempty"`
+	// WorkUsed is the work units best spent (its budget is the flags'
+	// budget), and TimeLimitHit is true when the opt-in wall-clock limit
+	// cut its search (the schedule then depends on machine speed).
+	WorkUsed     int64 `json:"workUsed,omitempty"`
+	TimeLimitHit bool  `json:"timeLimitHit,omitempty"`
 	// MachinesMakespan, in pooled mode, is the same method's makespan on
 	// the machines themselves; the difference is the cost of fragmentation.
 	MachinesMakespan *float64 `json:"machinesMakespan,omitempty"`
@@ -190,10 +233,15 @@ type DAGCheckJob struct {
 	Makespan float64 `json:"makespan"`
 	// Gap is the gap to the best bound; Gaps the gap to each bound by the
 	// names of BoundNames (0 when a bound is 0).
-	Gap        float64            `json:"gap"`
-	Gaps       map[string]float64 `json:"gaps"`
-	Feasible   bool               `json:"feasible"`
-	Violations []DAGViolation     `json:"violations"`
+	Gap  float64            `json:"gap"`
+	Gaps map[string]float64 `json:"gaps"`
+	// Certificate is the verdict against the best bound (see
+	// DAGCertificate): "optimal (proved by <bound>)" or "gap <x%> to the
+	// <bound> bound"; "infeasible (<n> violations)" when the schedule
+	// breaks a constraint.
+	Certificate string         `json:"certificate"`
+	Feasible    bool           `json:"feasible"`
+	Violations  []DAGViolation `json:"violations"`
 }
 
 // DAGViolation is one broken constraint (dag.Violation), times in seconds.
@@ -241,6 +289,12 @@ func (doc *DAGSchedule) Summarize() {
 		s.MeanGap /= float64(s.Jobs)
 	}
 	doc.Summary = s
+	if doc.Search != nil { // best's work: the jobs' sum
+		doc.Search.WorkUsed = 0
+		for _, j := range doc.Jobs {
+			doc.Search.WorkUsed += j.WorkUsed
+		}
+	}
 }
 
 // Summarize fills doc.Summary from its jobs.

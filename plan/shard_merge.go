@@ -50,10 +50,6 @@ func MergeDAGSchedule(parts []NamedPart) (*DAGSchedule, error) {
 	out.Jobs = jobs
 	out.Summarize()
 	if out.Search != nil {
-		out.Search.WorkUsed = 0
-		for _, j := range out.Jobs {
-			out.Search.WorkUsed += int64(j.Schedules)
-		}
 		out.Search.CutByTimeLimit = cut
 	}
 	return out, nil

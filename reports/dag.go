@@ -154,9 +154,9 @@ func optional(x *float64, percent bool) Cell {
 func DAGJobsTable(doc *plan.DAGSchedule) Table {
 	t := Table{Title: "Jobs", Header: []string{"job", "tasks", "makespan"}}
 	t.Header = append(t.Header, boundHeaders...)
-	t.Header = append(t.Header, "gap", "method", "optimal")
-	t.Align = append([]Align{AlignLeft}, rightAligned(len(t.Header)-3)...)
-	t.Align = append(t.Align, AlignLeft, AlignLeft)
+	t.Header = append(t.Header, "gap", "method", "optimal", "certificate")
+	t.Align = append([]Align{AlignLeft}, rightAligned(len(t.Header)-4)...)
+	t.Align = append(t.Align, AlignLeft, AlignLeft, AlignLeft)
 	cmp := compareMethods(doc.Jobs)
 	observed := hasObserved(jobInfos(doc.Jobs))
 	if doc.Pooled {
@@ -172,7 +172,7 @@ func DAGJobsTable(doc *plan.DAGSchedule) Table {
 	for _, j := range doc.Jobs {
 		cells := []Cell{TextCell(j.Name), IntCell(int64(j.NumTasks)), timeCell(doc.Format, j.Makespan)}
 		cells = append(cells, boundCells(doc.Format, j.Bounds)...)
-		cells = append(cells, PercentCell(j.Gap), TextCell(j.Method), BoolCell(j.Optimal))
+		cells = append(cells, PercentCell(j.Gap), TextCell(j.Method), BoolCell(j.Optimal), TextCell(j.Certificate))
 		if doc.Pooled {
 			cells = append(cells, optionalTime(doc.Format, j.MachinesMakespan))
 		}
@@ -426,11 +426,11 @@ func DAGCheckSummaryLine(doc *plan.DAGCheck) string {
 // DAGCheckJobsTable has one row per checked job: tasks, observed makespan,
 // feasibility, violations, the best bound and the gap to it.
 func DAGCheckJobsTable(doc *plan.DAGCheck) Table {
-	t := Table{Title: "Jobs", Header: []string{"job", "tasks", "makespan", "feasible", "violations", "best bound", "gap"},
-		Align: []Align{AlignLeft, AlignRight, AlignRight, AlignLeft, AlignRight, AlignRight, AlignRight}}
+	t := Table{Title: "Jobs", Header: []string{"job", "tasks", "makespan", "feasible", "violations", "best bound", "gap", "certificate"},
+		Align: []Align{AlignLeft, AlignRight, AlignRight, AlignLeft, AlignRight, AlignRight, AlignRight, AlignLeft}}
 	for _, j := range doc.Jobs {
 		t.AddRow(TextCell(j.Name), IntCell(int64(j.NumTasks)), timeCell(doc.Format, j.Makespan), BoolCell(j.Feasible),
-			IntCell(int64(len(j.Violations))), NumberCell(j.Bounds.Best), PercentCell(j.Gap))
+			IntCell(int64(len(j.Violations))), NumberCell(j.Bounds.Best), PercentCell(j.Gap), TextCell(j.Certificate))
 	}
 	return t
 }
@@ -441,8 +441,16 @@ func DAGCheckGapsTable(doc *plan.DAGCheck) Table {
 	t := Table{Title: "Gap of the makespan to each lower bound", Header: []string{"job", "bound", "value", "makespan", "gap"},
 		Align: []Align{AlignLeft, AlignLeft, AlignRight, AlignRight, AlignRight}}
 	for _, j := range doc.Jobs {
+		seen := map[string]bool{}
 		for k, v := range j.Bounds.Values() {
-			t.AddRow(TextCell(j.Name), TextCell(plan.BoundNames[k]), timeCell(doc.Format, v), timeCell(doc.Format, j.Makespan), PercentCell(j.Gaps[plan.BoundNames[k]]))
+			name := plan.BoundNames[k]
+			seen[name] = true
+			t.AddRow(TextCell(j.Name), TextCell(name), timeCell(doc.Format, v), timeCell(doc.Format, j.Makespan), PercentCell(j.Gaps[name]))
+		}
+		for _, bd := range j.Bounds.List { // the destructive bounds
+			if !seen[bd.Name] {
+				t.AddRow(TextCell(j.Name), TextCell(bd.Name), timeCell(doc.Format, bd.Value), timeCell(doc.Format, j.Makespan), PercentCell(j.Gaps[bd.Name]))
+			}
 		}
 	}
 	return t

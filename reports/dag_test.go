@@ -20,7 +20,7 @@ func dagDoc() *plan.DAGSchedule {
 		Jobs: []plan.DAGJob{{
 			DAGJobInfo: plan.DAGJobInfo{Name: "j", NumTasks: 2, Edges: 1, Stages: 2, Resources: []string{"cpu"}, Unit: 1,
 				Bounds: plan.DAGBoundSet{CPLength: 30, TWork: 2.5, Energy: 3, NewLB: 30, NodePacking: 30, Bin: 20, Best: 30}},
-			Makespan: 30, Method: "cp", Optimal: true,
+			Makespan: 30, Method: "cp", Optimal: true, Certificate: "optimal (proved by cpLength)",
 			Order: []string{"a", "b"},
 			Tasks: []plan.DAGTask{{ID: "b", Start: 10, End: 30, Machine: 1}, {ID: "a", Start: 0, End: 10, Machine: 0}},
 		}},
@@ -37,8 +37,8 @@ func TestDAGScheduleText(t *testing.T) {
 	want := `# cp schedules of 1 job, 2 tasks (workload) on 2 × m (cpu 4, memory 8Gi): 1 optimal, gap to the best bound mean 0%, max 0%; 0 rejected
 
 # Jobs
-job	tasks	makespan	cpLength	tWork	energy	newLB	nodePacking	bin	best bound	gap	method	optimal
-j	2	30	30	2.5	3	30	30	20	30	0%	cp	yes
+job	tasks	makespan	cpLength	tWork	energy	newLB	nodePacking	bin	best bound	gap	method	optimal	certificate
+j	2	30	30	2.5	3	30	30	20	30	0%	cp	yes	optimal (proved by cpLength)
 
 # Tasks of j
 task	start	end	machine

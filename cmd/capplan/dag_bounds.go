@@ -26,10 +26,18 @@ func newDAGBoundsCmd(io *ioStreams) *cobra.Command {
 the makespan of any schedule: the critical path (cpLength), Graphene's TWork
 (work over pooled capacity, per resource and the largest), its rounded energy
 bound, the stage-structure bound NewLB, the node-packing bound and the
-per-machine bin bound; best is the largest. For Alibaba traces the observed
-run time is reported beside them. The input and machines flags are those of
-'capplan dag schedule'.`,
+per-machine bin bound; then, within --budget work units per job, the
+destructive bounds: stage (stage-level energetic reasoning, DAGs in stages),
+energetic (precedence windows, disjunctions, time-table and energetic
+reasoning with shaving, up to 1000 tasks), lp (the LP test of destructive
+improvement, up to 200 tasks) and search (the exact search refuting makespans,
+up to 120 tasks). best is the largest and bestBy names it; the JSON lists every
+bound with its value and work (and with --timings its wall-clock seconds,
+which depend on the machine). For Alibaba traces the observed run time is
+reported beside them. The input and machines flags are those of 'capplan dag
+schedule'.`,
 		Example: `  capplan dag bounds ../shared/datasets/psplib/j60/j601_1.sm
+  capplan dag bounds ../shared/datasets/psplib/j30/j301_1.sm --json --timings
   capplan dag bounds --example --machines 4 --csv
   capplan dag bounds ../shared/datasets/alibaba-v2018/batch_task_dag_sample_hliangzhao.csv --machines 10 --max-tasks 100 -o bounds.json`,
 		Args: wrapArgs(cobra.MaximumNArgs(1)),
@@ -45,6 +53,8 @@ run time is reported beside them. The input and machines flags are those of
 	}
 	f := cmd.Flags()
 	bindDAGInput(f, &opts.run.Input)
+	bindDAGBudget(f, &opts.run.Budget, "the destructive bounds")
+	f.BoolVar(&opts.run.Timings, "timings", false, "record each bound's wall-clock seconds in the document (machine-dependent)")
 	opts.output.bind(f, "DAGBounds")
 	opts.shard.bind(f)
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(pipeline.DAGFormats, cobra.ShellCompDirectiveNoFileComp))

@@ -57,6 +57,7 @@ Exit status 1 when the schedule has a violation, 0 when it is feasible.`,
 	f := cmd.Flags()
 	f.StringVarP(&opts.run.SchedulePath, "schedule", "s", "", "the schedule to check: DAGSchedule JSON or CSV `file`")
 	bindDAGInput(f, &opts.run.Input)
+	bindDAGBudget(f, &opts.run.Budget, "the destructive bounds")
 	opts.output.bind(f, "DAGCheck")
 	opts.shard.bind(f)
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(pipeline.DAGFormats, cobra.ShellCompDirectiveNoFileComp))

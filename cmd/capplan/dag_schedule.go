@@ -49,8 +49,8 @@ the summed capacity and also reports the makespan on the machines.
 
 Many jobs are scheduled --workers at a time, with a progress bar on a terminal;
 jobs keep their input order, and results depend only on the inputs, the flags
-and --seed: budgets count schedules, not time. --time-limit adds an opt-in
-wall-clock limit per job; the document says when it cut a search. Every schedule
+and --seed: budgets count work, not time (--time-limit adds an opt-in
+wall-clock limit; a job whose search it cut says timeLimitHit). Every schedule
 passes an independent check of precedence and capacity before it is written.`,
 		Example: `  capplan dag schedule ../shared/datasets/psplib/j30/j301_1.sm --json
   capplan dag schedule workload.yaml -c cluster.yaml -o schedule.json
@@ -68,8 +68,7 @@ passes an independent check of precedence and capacity before it is written.`,
 	f := cmd.Flags()
 	bindDAGInput(f, &opts.run.Input)
 	f.StringVar(&opts.run.Method, "method", "best", "scheduler: best, graphene, bfs, cp, tetris, cg, strippart, random, sgs, or an SGS variant such as psgs-lft")
-	f.Int64Var(&opts.run.MaxWork, "budget", 0, "work budget of --method best per job, in `schedules` (default: 3000000/(tasks+edges), at least 16)")
-	f.DurationVar(&opts.run.TimeLimit, "time-limit", 0, "opt-in wall-clock limit of --method best per job, such as 2s (0: none); recorded in the document when it cuts a search")
+	bindDAGBudget(f, &opts.run.Budget, "--method best")
 	f.Uint64Var(&opts.run.Seed, "seed", 1, "random seed (random rule, sampling, the genetic algorithm)")
 	f.StringSliceVar(&opts.run.Compare, "compare", nil, "also run these `methods` and report their makespans")
 	f.BoolVar(&opts.Stats, "stats", false, "print timings to stderr")

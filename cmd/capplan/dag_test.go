@@ -405,8 +405,11 @@ func TestDAGOutputs(t *testing.T) {
 	if !strings.HasPrefix(lines[0], "# graphene schedules of 3 jobs") || !strings.Contains(lines[0], "pooled") {
 		t.Errorf("summary %q", lines[0])
 	}
-	if !strings.Contains(out, "job\ttasks\tmakespan\tcpLength\ttWork\tenergy\tnewLB\tnodePacking\tbin\tbest bound\tgap\tmethod\toptimal\ton machines\tbfs\tcp\n") {
+	if !strings.Contains(out, "job\ttasks\tmakespan\tcpLength\ttWork\tenergy\tnewLB\tnodePacking\tbin\tbest bound\tgap\tmethod\toptimal\tcertificate\ton machines\tbfs\tcp\n") {
 		t.Errorf("jobs table header:\n%s", out)
+	}
+	if !strings.Contains(out, "\tyes\toptimal (proved by newLB)\t") {
+		t.Errorf("no proof in the jobs table:\n%s", out)
 	}
 	f, err := excelize.OpenFile(xlsx)
 	if err != nil {
@@ -592,10 +595,12 @@ func TestDAGErrors(t *testing.T) {
 		{"two inputs", []string{"schedule", "a.sm", "b.sm"}, exitUsage, []string{"accepts at most 1 arg"}},
 		{"example and file", []string{"bounds", "--example", "x.yaml"}, exitUsage, []string{"--example cannot be combined"}},
 		{"budget without best", []string{"schedule", "--example", "--method", "cp", "--budget", "10"}, exitUsage, []string{"--budget and --time-limit apply to --method best"}},
-		{"time limit without best", []string{"schedule", "--example", "--method", "cp", "--time-limit", "2s"}, exitUsage, []string{"apply to --method best"}},
+		{"time limit without best", []string{"schedule", "--example", "--method", "cp", "--time-limit", "2s"}, exitUsage, []string{"--budget and --time-limit apply to --method best"}},
 		{"bad budget", []string{"schedule", "--example", "--budget", "soon"}, exitUsage, []string{`invalid argument "soon" for "--budget"`}},
 		{"budget is work, not time", []string{"schedule", "--example", "--budget", "2s"}, exitUsage, []string{`invalid argument "2s" for "--budget"`}},
 		{"negative budget", []string{"schedule", "--example", "--budget", "-3"}, exitUsage, []string{"invalid --budget -3"}},
+		{"negative time limit", []string{"schedule", "--example", "--time-limit", "-1s"}, exitUsage, []string{"invalid --time-limit -1s"}},
+		{"bounds negative budget", []string{"bounds", "--example", "--budget", "-3"}, exitUsage, []string{"invalid --budget -3"}},
 		{"zero machines", []string{"schedule", "--example", "--machines", "0"}, exitUsage, []string{"invalid --machines 0"}},
 		{"cluster and machines", []string{"schedule", "--example", "-c", "c.yaml", "--machines", "2"}, exitUsage, []string{"cannot be combined"}},
 		{"bad capacity", []string{"schedule", "--example", "--machines", "2", "--machine-capacity", "cpu=lots"}, exitUsage, []string{"invalid --machine-capacity \"cpu=lots\"", "not a quantity"}},

@@ -1,0 +1,158 @@
+package dag
+
+// Limits of the task-level destructive bounds: the energetic rule costs
+// O(K·n² log n) per pass, shaving a pass per probe, the LP test and the
+// search more, so they are used only on DAGs up to these sizes (larger
+// DAGs get the stage-level bound).
+const (
+	taskBoundLimit = 1000
+	shaveLimit     = 200
+)
+
+// energeticWork bounds the work EnergeticLB spends by default.
+const energeticWork = 20_000_000
+
+// EnergeticLB is the destructive-improvement bound of Klein & Scholl
+// (EJOR 1999) with the propagator's rules (precedence windows,
+// disjunctions, time-table and energetic reasoning) and shaving: assume
+// makespan ≤ T and propagate to a fixpoint (then shave, on DAGs of at most
+// shaveLimit tasks); if the windows empty, no schedule has makespan ≤ T,
+// so T + 1 is a lower bound. T is searched between the simple bounds and
+// the sum of durations; the largest refuted T + 1 is returned. It works on
+// the pooled integer relaxation of d (see problem), so it bounds the
+// machines too. It returns 0 above taskBoundLimit tasks. The work is
+// capped at energeticWork units; the result is deterministic.
+func EnergeticLB(d *DAG, machines [][]float64) int64 {
+	if d.N() == 0 || d.N() > taskBoundLimit {
+		return 0
+	}
+	lo := max(CPLength(d), EnergyLB(d, machines))
+	return energeticBound(newProblem(d, machines), lo, d.TotalDuration(), &budget{max: energeticWork})
+}
+
+// energeticBound runs destructive improvement from lo below hi (a
+// feasible makespan): first with propagation alone, then with shaving
+// from there (small DAGs only).
+func energeticBound(p *problem, lo, hi int64, b *budget) int64 {
+	lo = destructiveLB(p, lo, hi, false, b)
+	if p.n <= shaveLimit {
+		lo = destructiveLB(p, lo, hi, true, b)
+	}
+	return lo
+}
+
+// destructiveLB returns the largest T + 1 in [lo, hi) refuted by
+// propagation (lo when none), testing T by binary search while the budget
+// lasts; hi is a makespan known to be feasible (or any upper limit).
+// Each refutation is a proof on its own, so the result is sound whether
+// or not refutation is monotone in T.
+func destructiveLB(p *problem, lo, hi int64, shaving bool, b *budget) int64 {
+	pr := newPropagator(p, true)
+	w := (p.n + 63) / 64
+	best := lo // every T < best is refuted (or below a simple bound)
+	for best < hi && !b.done() {
+		t := best + (hi-best)/2
+		st := newWindows(p.n, w, t)
+		refuted := pr.refutes(st) || shaving && !pr.shave(st, b)
+		b.spend(pr.take())
+		if refuted {
+			best = t + 1
+		} else {
+			hi = t
+		}
+	}
+	return best
+}
+
+// refutes reports whether propagation empties the windows.
+func (pr *propagator) refutes(s *windows) bool { return !pr.fixpointAll(s) }
+
+// take returns the work counted since the last take.
+func (pr *propagator) take() int64 {
+	w := pr.work
+	pr.work = 0
+	return w
+}
+
+// shave strengthens propagated windows by probing (shaving; Martin &
+// Shmoys 1996, Torres & Lopez 2000 for cumulative scheduling): for a
+// task i, if propagating "i starts at most at v" empties the windows, then
+// i starts after v; v is found by binary search between est_i and lst_i,
+// and symmetrically for the end. Rounds repeat until no window moves or
+// the budget is spent. It returns false when the windows are refuted.
+func (pr *propagator) shave(s *windows, b *budget) bool {
+	p := pr.p
+	probe := s.clone()
+	for changed := true; changed; {
+		changed = false
+		for i := 0; i < p.n; i++ {
+			if p.dur[i] == 0 {
+				continue
+			}
+			// Earliest start: the least v in [est, lst] with "start ≤ v"
+			// not refuted; every start below it is impossible.
+			lo, hi := s.est[i], s.lct[i]-p.dur[i]
+			if lo < hi && pr.refutesWith(s, probe, i, lo, true) {
+				for lo+1 < hi { // invariant: start ≤ lo refuted, start ≤ hi not tested or possible
+					mid := lo + (hi-lo)/2
+					if pr.refutesWith(s, probe, i, mid, true) {
+						lo = mid
+					} else {
+						hi = mid
+					}
+				}
+				pr.setEst(s, i, lo+1)
+				if !pr.fixpoint(s) {
+					b.spend(pr.take())
+					return false
+				}
+				changed = true
+			}
+			b.spend(pr.take())
+			if b.done() {
+				return true
+			}
+			// Latest end, symmetrically: the greatest v in [ect, lct]
+			// with "end ≥ v" not refuted.
+			lo, hi = s.est[i]+p.dur[i], s.lct[i]
+			if lo < hi && pr.refutesWith(s, probe, i, hi, false) {
+				for lo+1 < hi {
+					mid := lo + (hi-lo)/2
+					if pr.refutesWith(s, probe, i, mid, false) {
+						hi = mid
+					} else {
+						lo = mid
+					}
+				}
+				pr.setLct(s, i, hi-1)
+				if !pr.fixpoint(s) {
+					b.spend(pr.take())
+					return false
+				}
+				changed = true
+			}
+			b.spend(pr.take())
+			if b.done() {
+				return true
+			}
+		}
+	}
+	return true
+}
+
+// refutesWith reports whether propagation refutes s with task i starting
+// at most at v (early) or ending at least at v (!early), using probe as
+// scratch.
+func (pr *propagator) refutesWith(s, probe *windows, i int, v int64, early bool) bool {
+	probe.copyFrom(s)
+	if early {
+		pr.setLct(probe, i, v+pr.p.dur[i])
+	} else {
+		pr.setEst(probe, i, v-pr.p.dur[i])
+	}
+	e := pr.energetic
+	pr.energetic = false
+	ok := pr.fixpoint(probe)
+	pr.energetic = e
+	return !ok
+}

@@ -1,0 +1,91 @@
+package dag
+
+import "time"
+
+// allBoundsShare is the share of AllBounds' budget for the stage and
+// energetic bounds; the exact search gets half of the rest, the LP test
+// what is left.
+const allBoundsShare = 0.3
+
+// AllBounds computes every bound of Bounds on d and machines: the cheap
+// ones (LowerBounds), then, within the work budget o.MaxWork (default
+// DefaultMaxWork, or DefaultSearchWork; o.TimeLimit opt-in as in Best), the destructive ones:
+// stage level (StageLB) on DAGs in stages, energetic reasoning with
+// shaving (EnergeticLB) on DAGs up to taskBoundLimit tasks, the exact
+// search bottom up (destructive improvement by search: every makespan T it
+// refutes makes T + 1 a bound) on DAGs up to searchLimit tasks, then the
+// LP test (LPLB) on DAGs up to lpLimit tasks.
+//
+// ub, when positive, is the makespan of a known schedule: the destructive
+// bounds stop when they reach it (the schedule is then proved optimal). When
+// ub ≤ 0, the makespan of a quick schedule (serial SGS by latest finish
+// time, justified; outside the budget) takes its place. d.TotalDuration()
+// is always a valid ub and caps nothing that a sound bound could reach. Bounds.Work holds the
+// work of each destructive bound and Bounds.Elapsed the wall-clock time
+// of every bound; apart from Elapsed the result is deterministic (unless
+// TimeLimit binds). It returns a *NoFitError when some task fits no
+// machine.
+func AllBounds(d *DAG, machines [][]float64, ub int64, o Options) (Bounds, error) {
+	if err := CheckFit(d, machines); err != nil {
+		return Bounds{}, err
+	}
+	el := map[string]time.Duration{}
+	timed := func(name string, f func() int64) int64 {
+		t0 := time.Now()
+		v := f()
+		el[name] = time.Since(t0)
+		return v
+	}
+	b := Bounds{
+		CP:     timed("cpLength", func() int64 { return CPLength(d) }),
+		Energy: timed("energy", func() int64 { return EnergyLB(d, machines) }),
+		NewLB:  timed("newLB", func() int64 { return NewLB(d, machines) }),
+		NodePacking: timed("nodePacking", func() int64 {
+			return NodePackingLB(d, machines)
+		}),
+		Bin:   timed("bin", func() int64 { return BinLB(d, machines) }),
+		TWork: TWork(d, machines),
+	}
+	b.settle()
+	if ub <= 0 && d.N() > 0 {
+		// A quick schedule: the serial SGS by latest finish, justified.
+		s, _ := justify(d, machines, methods["ssgs-lft"].run(d, machines, o), true)
+		ub = s.Makespan()
+	}
+	bud := newBudget(o, d.N(), d.passWork())
+	var p *problem
+	if d.N() > 0 && d.N() <= taskBoundLimit {
+		p = newProblem(d, machines)
+	}
+	// Stage and energetic bounds, then the search (stronger than the LP
+	// test on small DAGs, and it may prove ub optimal at once), then the
+	// LP test with what is left.
+	sb := bud.child(int64(allBoundsShare * float64(bud.max)))
+	strengthen(d, machines, &b, p, ub, sb, 10, false, el)
+	bud.merge(sb)
+	if p != nil && p.n <= searchLimit && b.Best < ub && !bud.done() {
+		t0 := time.Now()
+		res := &searchResult{lb: b.Best, ub: ub}
+		cb := bud.child(bud.left() / 2)
+		searchUp(p, res, ub, cb)
+		b.Search = res.lb
+		// A schedule of the pooled relaxation at res.ub caps every bound
+		// computed on it (the LP test's too).
+		ub = min(ub, res.ub)
+		b.addWork("search", cb.used)
+		bud.merge(cb)
+		el["search"] = time.Since(t0)
+		b.raise("search")
+	}
+	if p != nil && p.n <= lpLimit && b.Best < ub && !bud.done() {
+		t0 := time.Now()
+		cb := bud.child(bud.left())
+		b.LP = lpClimb(p, b.Best, ub, cb)
+		b.addWork("lp", cb.used)
+		bud.merge(cb)
+		el["lp"] = time.Since(t0)
+		b.raise("lp")
+	}
+	b.Elapsed = el
+	return b, nil
+}

@@ -1,0 +1,107 @@
+package dag
+
+import "time"
+
+// DefaultMaxWork is Best's default budget, in work units. A work unit is
+// one elementary step, the same for every phase: one task or edge visited
+// by a schedule generation pass (a pass costs passWork = N + E', E' the
+// edges walked with barrier stage edges counted once per child task), one
+// task window updated or examined by a propagation, one node of a search.
+// Budgets count work, never time, so a result depends only on the inputs
+// and the seed. At least minPasses passes are always allowed, so very
+// large DAGs still get a few schedules. DAGs small enough for the exact
+// search (up to searchLimit tasks) get DefaultSearchWork instead, as the
+// search can prove optimality there (about 0.2 s per PSPLIB J30 instance
+// on average, 2 s at most, on the 2-core reference machine).
+const DefaultMaxWork = 3_000_000
+
+// DefaultSearchWork is the default budget of DAGs up to searchLimit tasks.
+const DefaultSearchWork = 50_000_000
+
+// minPasses is the least default budget, in schedule generation passes.
+const minPasses = 16
+
+// budget is the work budget of one Best run (or of one fixed share of it,
+// see child): work spent and allowed, and the opt-in wall-clock deadline.
+// The deadline is the only use of time in the package; when it ends a
+// phase, timeHit records it.
+type budget struct {
+	used, max int64
+	deadline  time.Time // zero: no time limit
+	timeHit   bool
+	// step, when set, pauses the owner at every pause units of work
+	// (see lockstep); stopped records that it said to stop.
+	step    *lockstep
+	pause   int64
+	stopped bool
+}
+
+// newBudget returns the budget of o for a DAG of n tasks whose pass costs
+// passWork.
+func newBudget(o Options, n int, passWork int64) *budget {
+	b := &budget{max: o.MaxWork}
+	switch {
+	case b.max > 0:
+	case n <= searchLimit:
+		b.max = DefaultSearchWork
+	default:
+		b.max = max(DefaultMaxWork, minPasses*passWork)
+	}
+	if o.TimeLimit > 0 {
+		b.deadline = time.Now().Add(o.TimeLimit)
+	}
+	return b
+}
+
+// spend records w units of work.
+func (b *budget) spend(w int64) { b.used += w }
+
+// left returns the work still allowed (≥ 0).
+func (b *budget) left() int64 { return max(0, b.max-b.used) }
+
+// done reports whether the work is spent, the deadline has passed or a
+// lockstep coordinator said to stop. Under a lockstep it blocks at every
+// epoch boundary until the other workers get there.
+func (b *budget) done() bool {
+	if b.stopped || b.used >= b.max {
+		return true
+	}
+	if b.step != nil && b.used >= b.pause {
+		if b.step.barrier(b) {
+			b.stopped = true
+			return true
+		}
+	}
+	if !b.deadline.IsZero() && time.Now().After(b.deadline) {
+		b.timeHit = true
+		return true
+	}
+	return false
+}
+
+// child returns a budget of w units (at most what is left) sharing the
+// deadline; merge adds its spending back. Parallel phases give each worker
+// a child of a fixed share, so the work split does not depend on the
+// number of cores.
+func (b *budget) child(w int64) *budget {
+	return &budget{max: min(w, b.left()), deadline: b.deadline}
+}
+
+// merge adds the work and the time-limit flag of a child.
+func (b *budget) merge(c *budget) {
+	b.used += c.used
+	b.timeHit = b.timeHit || c.timeHit
+}
+
+// passWork returns the work of one schedule generation pass: N plus the
+// edges a pass walks (explicit edges once, a barrier stage edge once per
+// task of its child stage).
+func (d *DAG) passWork() int64 {
+	w := int64(d.N() + len(d.cv.xSuccIdx))
+	for s := range d.Stages {
+		for _, c := range d.cv.bChild[s] {
+			w += int64(len(d.Stages[c].Tasks))
+		}
+	}
+	return max(w, 1)
+}
