@@ -57,5 +57,5 @@ test-slurm:
 
 # Quality/speed tables, then the Go benchmarks. BENCHTAGS=clp adds the CLP backend.
 bench:
-	$(GO) run -tags "$(BENCHTAGS)" ./internal/benchtables
+	$(GO) run -tags "$(BENCHTAGS)" ./cmd/benchtables
 	$(GO) test -tags "$(BENCHTAGS)" -run='^$$' -bench=. -benchmem ./flow/ ./lp/

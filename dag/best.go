@@ -1,6 +1,7 @@
 package dag
 
 import (
+	"cmp"
 	"math/rand/v2"
 	"runtime"
 	"slices"
@@ -265,7 +266,7 @@ func assign(d *DAG, machines [][]float64, start []int64) *Schedule {
 	s := NewSchedule(d.N())
 	sp := NewSpace(machines)
 	order := d.allTasks()
-	slices.SortStableFunc(order, func(a, b int) int { return cmpInt64(start[a], start[b]) })
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(start[a], start[b]) })
 	for _, v := range order {
 		t := &d.Tasks[v]
 		m := -1
@@ -345,5 +346,5 @@ func stepOneOrder() []string {
 
 // sortSchedules orders schedules by makespan, stably.
 func sortSchedules(ss []*Schedule) {
-	slices.SortStableFunc(ss, func(a, b *Schedule) int { return cmpInt64(a.Makespan(), b.Makespan()) })
+	slices.SortStableFunc(ss, func(a, b *Schedule) int { return cmp.Compare(a.Makespan(), b.Makespan()) })
 }

@@ -1,6 +1,9 @@
 package dag
 
-import "slices"
+import (
+	"cmp"
+	"slices"
+)
 
 // reachLimit bounds the DAG size for which NodePackingLB builds the
 // transitive-reachability bitsets (N²/8 bytes); larger DAGs use direct
@@ -72,7 +75,7 @@ func NodePackingLB(d *DAG, machines [][]float64) int64 {
 		return only[i] >= 0 && only[i] == only[j] && !fitsAll(d.Tasks[i].Demand, d.Tasks[j].Demand, machines[only[i]])
 	}
 	order := d.allTasks()
-	slices.SortStableFunc(order, func(a, b int) int { return cmpInt64(d.Tasks[b].Duration, d.Tasks[a].Duration) })
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(d.Tasks[b].Duration, d.Tasks[a].Duration) })
 	var best int64
 	var set []int
 	for start := 0; start < min(packingStarts, n); start++ {

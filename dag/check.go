@@ -1,6 +1,7 @@
 package dag
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -134,7 +135,7 @@ func sweep(d *DAG, m int, capacity []float64, tasks []int, s *Schedule) []Violat
 	}
 	slices.SortFunc(ev, func(a, b event) int {
 		if a.t != b.t {
-			return cmpInt64(a.t, b.t)
+			return cmp.Compare(a.t, b.t)
 		}
 		if a.end != b.end {
 			if a.end {

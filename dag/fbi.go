@@ -1,6 +1,9 @@
 package dag
 
-import "slices"
+import (
+	"cmp"
+	"slices"
+)
 
 // Justify applies forward–backward improvement, also called double
 // justification (Valls, Ballestín & Quintanilla, EJOR 2005; Tormos & Lova
@@ -58,10 +61,10 @@ func justifyRound(d *DAG, machines [][]float64, s *Schedule, fixed []int) (*Sche
 	horizon := s.Makespan()
 	list := d.allTasks()
 	slices.SortFunc(list, func(a, b int) int {
-		if c := cmpInt64(s.End[b], s.End[a]); c != 0 {
+		if c := cmp.Compare(s.End[b], s.End[a]); c != 0 {
 			return c
 		}
-		if c := cmpInt64(s.Start[b], s.Start[a]); c != 0 {
+		if c := cmp.Compare(s.Start[b], s.Start[a]); c != 0 {
 			return c
 		}
 		return d.rank[b] - d.rank[a]
@@ -83,10 +86,10 @@ func justifyRound(d *DAG, machines [][]float64, s *Schedule, fixed []int) (*Sche
 // sortByStart sorts list by start, end, then topological order in s.
 func sortByStart(d *DAG, list []int, s *Schedule) {
 	slices.SortFunc(list, func(a, b int) int {
-		if c := cmpInt64(s.Start[a], s.Start[b]); c != 0 {
+		if c := cmp.Compare(s.Start[a], s.Start[b]); c != 0 {
 			return c
 		}
-		if c := cmpInt64(s.End[a], s.End[b]); c != 0 {
+		if c := cmp.Compare(s.End[a], s.End[b]); c != 0 {
 			return c
 		}
 		return d.rank[a] - d.rank[b]

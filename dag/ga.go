@@ -1,6 +1,7 @@
 package dag
 
 import (
+	"cmp"
 	"math/rand/v2"
 	"slices"
 )
@@ -79,7 +80,7 @@ func gaRun(d *DAG, machines [][]float64, rng *rand.Rand, tr *tracker, seeds []*S
 
 // sortPop orders by makespan, stably (older individuals first on ties).
 func sortPop(pop []individual) {
-	slices.SortStableFunc(pop, func(a, b individual) int { return cmpInt64(a.ms, b.ms) })
+	slices.SortStableFunc(pop, func(a, b individual) int { return cmp.Compare(a.ms, b.ms) })
 }
 
 // decode schedules a list with the serial SGS, justifies it and returns

@@ -1,6 +1,7 @@
 package dag
 
 import (
+	"cmp"
 	"math"
 	"slices"
 )
@@ -66,21 +67,11 @@ func (s *Schedule) Order() []int {
 	slices.SortFunc(o, func(a, b int) int {
 		switch {
 		case s.Start[a] != s.Start[b]:
-			return cmpInt64(s.Start[a], s.Start[b])
+			return cmp.Compare(s.Start[a], s.Start[b])
 		case s.End[a] != s.End[b]:
-			return cmpInt64(s.End[a], s.End[b])
+			return cmp.Compare(s.End[a], s.End[b])
 		}
 		return a - b
 	})
 	return o
-}
-
-func cmpInt64(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

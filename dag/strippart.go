@@ -1,6 +1,9 @@
 package dag
 
-import "slices"
+import (
+	"cmp"
+	"slices"
+)
 
 // StripPart is the level-partition baseline after Augustine, Banerjee &
 // Irani, "Strip packing with precedence constraints and strip packing with
@@ -70,7 +73,7 @@ func StripPart(d *DAG, machines [][]float64) (*Schedule, error) {
 	var t0 int64
 	for _, lv := range levels {
 		lv = slices.Clone(lv)
-		slices.SortStableFunc(lv, func(a, b int) int { return cmpInt64(d.Tasks[b].Duration, d.Tasks[a].Duration) })
+		slices.SortStableFunc(lv, func(a, b int) int { return cmp.Compare(d.Tasks[b].Duration, d.Tasks[a].Duration) })
 		end := t0
 		for _, v := range lv {
 			t := &d.Tasks[v]

@@ -6,7 +6,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
-	"github.com/capplan/capplan/internal/testplans"
+	"github.com/capplan/capplan/pipeline/pipelinetest"
 	"github.com/capplan/capplan/plan"
 )
 
@@ -46,11 +46,11 @@ func twoTypes() *plan.FairShare {
 // exampleInput is the embedded example's FairShare with its demand.
 func exampleInput(t *testing.T, perNode bool) Input {
 	t.Helper()
-	fs := testplans.FairShare(t)
+	fs := pipelinetest.FairShare(t)
 	if perNode {
-		fs = testplans.FairSharePerNode(t)
+		fs = pipelinetest.FairSharePerNode(t)
 	}
-	return Input{FairShare: fs, Demand: testplans.Demand(t)}
+	return Input{FairShare: fs, Demand: pipelinetest.Demand(t)}
 }
 
 // fileData returns the content of the export's file path.

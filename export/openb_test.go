@@ -8,7 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta1"
 
-	"github.com/capplan/capplan/internal/testplans"
+	"github.com/capplan/capplan/pipeline/pipelinetest"
 )
 
 // TestOpenBExports runs every export on the openb GPU cluster (1523 nodes
@@ -16,7 +16,7 @@ import (
 // constraints): percentages still sum to 100 per parent and per label,
 // every object decodes strictly, and the quotas add up to the plan.
 func TestOpenBExports(t *testing.T) {
-	fs, d := testplans.OpenB(t)
+	fs, d := pipelinetest.OpenB(t)
 	in := Input{FairShare: fs, Demand: d}
 	y, err := YARN(in)
 	if err != nil {
@@ -61,7 +61,7 @@ func TestOpenBExports(t *testing.T) {
 // BenchmarkExportsOpenB times the three exports of the openb plan (1523
 // nodes named per node, 27 machine types, 43 applications).
 func BenchmarkExportsOpenB(b *testing.B) {
-	fs, d := testplans.OpenB(b)
+	fs, d := pipelinetest.OpenB(b)
 	in := Input{FairShare: fs, Demand: d}
 	for b.Loop() {
 		for _, f := range []func(Input) (*Export, error){YARN, Kubernetes, Kueue} {

@@ -7,11 +7,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/capplan/capplan/internal/testplans"
+	"github.com/capplan/capplan/pipeline/pipelinetest"
 )
 
 func TestYARNXMLLint(t *testing.T) {
-	xmllint := testplans.NeedCommand(t, "xmllint", "apt-get install -y libxml2-utils")
+	xmllint := pipelinetest.NeedCommand(t, "xmllint", "apt-get install -y libxml2-utils")
 	e, err := YARN(exampleInput(t, true))
 	if err != nil {
 		t.Fatal(err)

@@ -5,7 +5,7 @@
 //	load inputs (datasets) → build the problem → solve (flow, lp, binpack/…, dag)
 //	→ check the result independently → build the document (plan)
 //
-// and both the CLI (cmd/capplan) and the bench tables (internal/benchtables)
+// and both the CLI (cmd/capplan) and the bench tables (cmd/benchtables)
 // call these functions, so nothing is computed twice.
 //
 // Jobs: FairShare (CMMF shares), Shapes (X-Size catalog), Pack (X-Select
@@ -22,6 +22,9 @@
 // DAGCheckPart, SweepOptions.Shard), balanced by estimated cost
 // (shard_cost.go), and return a plan.Part; Merge combines the parts of
 // all shards into the document of the unsharded run.
+//
+// pipelinetest (a sub-package, imported only by tests) computes the
+// example's documents with these functions once per test binary.
 //
 // Functions here never print: progress goes to optional callbacks in the
 // options. Options that do not suit the input return an *OptionError (a

@@ -11,7 +11,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
-	"github.com/capplan/capplan/internal/testplans"
+	"github.com/capplan/capplan/pipeline/pipelinetest"
 	"github.com/capplan/capplan/plan"
 )
 
@@ -19,7 +19,7 @@ import (
 // index holding a sizing curve and one warning.
 func exampleBundle(t *testing.T) *plan.Bundle {
 	t.Helper()
-	fs := testplans.FairShare(t)
+	fs := pipelinetest.FairShare(t)
 	return &plan.Bundle{
 		Plan: &plan.Plan{
 			Header:      fs.Header,
@@ -28,11 +28,11 @@ func exampleBundle(t *testing.T) *plan.Bundle {
 			SizingCurve: []plan.SizingPoint{{Label: "forecast × 0.5", Nodes: 260, Cost: 340, LowerBound: 330}, {Label: "forecast × 1", Nodes: 512, Cost: 669.8, LowerBound: 644.98}},
 		},
 		FairShare:  fs,
-		Shapes:     testplans.Shapes(t),
-		Ownership:  testplans.Ownership(t),
-		Sizing:     testplans.Sizing(t),
-		DAG:        testplans.DAG(t),
-		Simulation: testplans.Simulation(t),
+		Shapes:     pipelinetest.Shapes(t),
+		Ownership:  pipelinetest.Ownership(t),
+		Sizing:     pipelinetest.Sizing(t),
+		DAG:        pipelinetest.DAG(t),
+		Simulation: pipelinetest.Simulation(t),
 	}
 }
 
@@ -223,8 +223,8 @@ func zipCharts(t *testing.T, data []byte) (charts int, drawings map[string]bool)
 // BenchmarkBundleReports times the figures, the HTML page and the
 // workbook of the example bundle.
 func BenchmarkBundleReports(b *testing.B) {
-	bundle := &plan.Bundle{FairShare: testplans.FairShare(b), Shapes: testplans.Shapes(b), Ownership: testplans.Ownership(b),
-		Sizing: testplans.Sizing(b), DAG: testplans.DAG(b)}
+	bundle := &plan.Bundle{FairShare: pipelinetest.FairShare(b), Shapes: pipelinetest.Shapes(b), Ownership: pipelinetest.Ownership(b),
+		Sizing: pipelinetest.Sizing(b), DAG: pipelinetest.DAG(b)}
 	for b.Loop() {
 		figs, err := Figures(bundle)
 		if err != nil {

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/capplan/capplan/internal/testplans"
+	"github.com/capplan/capplan/pipeline/pipelinetest"
 )
 
 // chromiumFlags run a headless Chromium that touches no network and no
@@ -74,7 +74,7 @@ func runProbe(t *testing.T, chromium, dir, page string, height int) probe {
 // report any fetch or script), and every figure is drawn: its region of a
 // full-page screenshot is not blank.
 func TestHTMLReportInChromium(t *testing.T) {
-	chromium := testplans.NeedCommand(t, "chromium", "apt-get install -y chromium")
+	chromium := pipelinetest.NeedCommand(t, "chromium", "apt-get install -y chromium")
 	b := exampleBundle(t)
 	figs, err := Figures(b)
 	if err != nil {

@@ -3,7 +3,7 @@ package reports
 import (
 	"testing"
 
-	"github.com/capplan/capplan/internal/testplans"
+	"github.com/capplan/capplan/pipeline/pipelinetest"
 )
 
-func TestMain(m *testing.M) { testplans.Main(m) }
+func TestMain(m *testing.M) { pipelinetest.Main(m) }

@@ -1,6 +1,9 @@
 package sim
 
-import "math/bits"
+import (
+	"cmp"
+	"math/bits"
+)
 
 // Exact comparisons of shares (ALGORITHMS.md pitfall 1): fairness
 // decisions compare rationals by cross-multiplication in 128 or 192 bits,
@@ -43,11 +46,11 @@ func mul3cmp(a, b, c, d, e, f int64) int {
 	y2, y1, y0 := mul192(uint64(d), uint64(e), uint64(f))
 	switch {
 	case x2 != y2:
-		return cmpU(x2, y2)
+		return cmp.Compare(x2, y2)
 	case x1 != y1:
-		return cmpU(x1, y1)
+		return cmp.Compare(x1, y1)
 	}
-	return cmpU(x0, y0)
+	return cmp.Compare(x0, y0)
 }
 
 func mul192(a, b, c uint64) (w2, w1, w0 uint64) {
@@ -59,16 +62,6 @@ func mul192(a, b, c uint64) (w2, w1, w0 uint64) {
 	w1, carry = bits.Add64(h0, l1, 0)
 	w2 = h1 + carry
 	return
-}
-
-func cmpU(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // DomIndex returns the dimension of usage u's dominant share

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"slices"
 
 	"k8s.io/apimachinery/pkg/labels"
@@ -215,7 +216,7 @@ type SliceSource struct {
 // The caller's slice is not modified (several runs may share it).
 func NewSliceSource(jobs []Job) *SliceSource {
 	jobs = slices.Clone(jobs)
-	slices.SortStableFunc(jobs, func(a, b Job) int { return cmpTick(a.Arrival, b.Arrival) })
+	slices.SortStableFunc(jobs, func(a, b Job) int { return cmp.Compare(a.Arrival, b.Arrival) })
 	return &SliceSource{jobs: jobs}
 }
 
@@ -226,16 +227,6 @@ func (s *SliceSource) Next() (Job, bool) {
 	}
 	s.next++
 	return s.jobs[s.next-1], true
-}
-
-func cmpTick(a, b Tick) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 func appendInt(b []byte, v int64) []byte {

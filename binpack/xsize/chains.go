@@ -1,6 +1,7 @@
 package xsize
 
 import (
+	"cmp"
 	"math"
 	"slices"
 
@@ -98,7 +99,7 @@ func (in *instance) rayFamily(eps float64) rayFamily {
 				order = append(order, i)
 			}
 		}
-		slices.SortStableFunc(order, func(a, b int) int { return cmpFloat(tau[a], tau[b]) })
+		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(tau[a], tau[b]) })
 		addChain(order, math.Inf(-1))
 		// Where the line's own chain stops fitting a top (a node type, or
 		// with eligibility a meet of node types), continue on the chain
@@ -141,16 +142,6 @@ func (in *instance) clipsTo(M []float64, i int) bool {
 		return binpack.Dominates(M, in.size[i])
 	}
 	return in.serves(M, i)
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // shapeKey is an exact map key for a shape.

@@ -1,6 +1,7 @@
 package xsize
 
 import (
+	"cmp"
 	"math"
 	"slices"
 
@@ -100,7 +101,7 @@ func (in *instance) subgradient(cands []candidate, ub float64, w *work.Counter) 
 			}
 			rho[c], idx[c] = r, c
 		}
-		slices.SortStableFunc(idx, func(a, b int) int { return cmpFloat(rho[a], rho[b]) })
+		slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(rho[a], rho[b]) })
 		L := 0.0
 		for _, x := range u {
 			L += x

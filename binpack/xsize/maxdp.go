@@ -1,6 +1,7 @@
 package xsize
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -53,7 +54,7 @@ func MaxDP(p *Problem) (*Solution, error) {
 					fit = append(fit, i)
 				}
 			}
-			slices.SortStableFunc(fit, func(a, b int) int { return cmpFloat(in.key1D(a), in.key1D(b)) })
+			slices.SortStableFunc(fit, func(a, b int) int { return cmp.Compare(in.key1D(a), in.key1D(b)) })
 			got := 0
 			g := make([]float64, in.dim)
 			for a, i := range fit {

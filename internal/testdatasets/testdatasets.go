@@ -4,7 +4,7 @@
 // CI (CI=true) it fails, so a missing dataset can never pass silently.
 //
 // It imports only the standard library and is imported only by tests,
-// benchmarks and internal/benchtables.
+// benchmarks and cmd/benchtables.
 package testdatasets
 
 import (

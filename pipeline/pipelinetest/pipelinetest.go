@@ -1,4 +1,4 @@
-// Package testplans gives tests the plan documents capplan writes for its
+// Package pipelinetest gives tests the plan documents capplan writes for its
 // embedded example (datasets.ExampleFiles): a FairShare (also with the
 // per-node assignment), a ShapeCatalog, an ownership PackingPlan, a sizing
 // PackingPlan, a DAGSchedule and the plan's simulated check (a
@@ -11,7 +11,7 @@
 //
 // It is imported only by tests. A test binary that uses it may call Main
 // from its TestMain.
-package testplans
+package pipelinetest
 
 import (
 	"os"
@@ -44,7 +44,7 @@ func (o *once[T]) get(tb testing.TB, make func() (*T, error)) *T {
 	tb.Helper()
 	o.Do(func() { o.doc, o.err = make() })
 	if o.err != nil {
-		tb.Fatalf("testplans: %v", o.err)
+		tb.Fatalf("pipelinetest: %v", o.err)
 	}
 	return o.doc
 }
@@ -190,7 +190,7 @@ func OpenB(tb testing.TB) (*plan.FairShare, *datasets.Demand) {
 		openb.fs, openb.d = r.Doc, d
 	})
 	if openb.err != nil {
-		tb.Fatalf("testplans: openb: %v", openb.err)
+		tb.Fatalf("pipelinetest: openb: %v", openb.err)
 	}
 	return openb.fs, openb.d
 }
@@ -200,7 +200,7 @@ func Demand(tb testing.TB) *datasets.Demand {
 	tb.Helper()
 	d, err := datasets.ParseDemand("example:demand.yaml", datasets.ExampleFiles()["demand.yaml"])
 	if err != nil {
-		tb.Fatalf("testplans: %v", err)
+		tb.Fatalf("pipelinetest: %v", err)
 	}
 	return d
 }
