@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/capplan/capplan/plan"
 )
@@ -94,39 +92,22 @@ func (c *sweepCell) simulateOptions(o *SweepOptions) SimulateOptions {
 // cell's file is the document that command writes.
 func (c *sweepCell) flags() map[string]string {
 	s := &c.spec
-	m := map[string]string{"policy": s.Policy.Name, "seed": strconv.FormatUint(s.Seed, 10), "tick": s.Tick}
+	f := SimulateFlags{Policy: s.Policy.Name, Seed: s.Seed, Tick: s.Tick,
+		Load: s.Load, Noise: s.Noise, NoiseMode: s.NoiseMode, Until: s.Until}
 	switch c.w.kind {
 	case "example":
-		m["example"] = "true"
+		f.Example = true
 	case "file":
 	default:
-		m["workload"] = c.w.kind
+		f.Workload = c.w.kind
 	}
-	if len(s.Policy.Params) > 0 {
-		var ps []string
-		for _, k := range slices.Sorted(maps.Keys(s.Policy.Params)) {
-			ps = append(ps, s.Policy.Name+"."+k+"="+s.Policy.Params[k])
-		}
-		m["param"] = strings.Join(ps, ",")
+	for _, k := range slices.Sorted(maps.Keys(s.Policy.Params)) {
+		f.Params = append(f.Params, s.Policy.Name+"."+k+"="+s.Policy.Params[k])
 	}
-	if len(s.Workload.Params) > 0 {
-		var ps []string
-		for _, k := range slices.Sorted(maps.Keys(s.Workload.Params)) {
-			ps = append(ps, k+"="+s.Workload.Params[k])
-		}
-		m["wparam"] = strings.Join(ps, ",")
+	for _, k := range slices.Sorted(maps.Keys(s.Workload.Params)) {
+		f.WParams = append(f.WParams, k+"="+s.Workload.Params[k])
 	}
-	if s.Load > 0 {
-		m["load"] = fmt.Sprint(s.Load)
-	}
-	if s.Noise > 0 {
-		m["noise"] = fmt.Sprint(s.Noise)
-		m["noise-mode"] = s.NoiseMode
-	}
-	if s.Until > 0 {
-		m["until"] = fmt.Sprint(s.Until)
-	}
-	return m
+	return f.Map()
 }
 
 // errCellChanged reports a cell whose inputs changed while the sweep ran.

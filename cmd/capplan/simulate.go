@@ -298,36 +298,10 @@ func (o *simulateOptions) policies() []string {
 }
 
 func (o *simulateOptions) flags() map[string]string {
-	m := map[string]string{"policy": o.Policy, "seed": fmt.Sprint(o.Seed), "tick": o.Tick}
-	add := func(k, v string) {
-		if v != "" {
-			m[k] = v
-		}
-	}
-	add("workload", o.Workload)
-	add("compare", strings.Join(o.Compare, ","))
-	add("baseline", o.Baseline)
-	add("param", strings.Join(o.Params, ","))
-	add("wparam", strings.Join(o.WParams, ","))
-	add("overbook", strings.Join(o.Overbook, ","))
-	add("view", o.View)
-	add("against", o.Against)
-	add("snapshot", o.Snapshot)
-	if o.Example {
-		m["example"] = "true"
-	}
-	if o.Load > 0 {
-		m["load"] = fmt.Sprint(o.Load)
-	}
-	if o.Noise > 0 {
-		m["noise"] = fmt.Sprint(o.Noise)
-		m["noise-mode"] = o.NoiseMode
-	}
-	if o.Until > 0 {
-		m["until"] = fmt.Sprint(o.Until)
-	}
-	add("misestimate", o.Misestimate)
-	return m
+	return pipeline.SimulateFlags{Policy: o.Policy, Seed: o.Seed, Tick: o.Tick, Workload: o.Workload, Example: o.Example,
+		Compare: o.Compare, Baseline: o.Baseline, Params: o.Params, WParams: o.WParams, Overbook: o.Overbook,
+		View: o.View, Against: o.Against, Snapshot: o.Snapshot, Load: o.Load, Noise: o.Noise, NoiseMode: o.NoiseMode,
+		Until: o.Until, Misestimate: o.Misestimate}.Map()
 }
 
 func simulateRun(o *simulateOptions) error {
