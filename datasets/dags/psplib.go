@@ -85,11 +85,11 @@ func ParsePSPLIB(name string, r io.Reader) (*PSPLIB, error) {
 		case isKV && strings.HasPrefix(key, "horizon"):
 			p.Horizon = int64(firstInt(val))
 		case isKV && strings.Contains(key, "nonrenewable"):
-			nonRenewable = firstInt(val)
+			nonRenewable = max(0, firstInt(val)) // a missing count is none
 		case isKV && strings.Contains(key, "renewable"):
 			renewable = firstInt(val)
 		case isKV && strings.Contains(key, "doubly constrained"):
-			dbl = firstInt(val)
+			dbl = max(0, firstInt(val)) // a missing count is none
 		}
 		f, ok := ints(trim)
 		if !ok || len(f) == 0 {

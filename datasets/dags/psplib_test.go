@@ -128,3 +128,23 @@ func TestParsePSPLIBHostile(t *testing.T) {
 		})
 	}
 }
+
+// TestParsePSPLIBMissingCount: a resource count left blank is none. Found
+// by FuzzParsePSPLIB: a blank "doubly constrained" count was read as −1,
+// so a request row one value too long passed the length check and the
+// parser indexed past it (a panic).
+func TestParsePSPLIBMissingCount(t *testing.T) {
+	blank := strings.Replace(tinySM, "  - doubly constrained        :  0   D", "  - doubly constrained        :      D", 1)
+	if blank == tinySM {
+		t.Fatal("the case changes nothing")
+	}
+	if _, err := ParsePSPLIB("tiny.sm", strings.NewReader(blank)); err != nil {
+		t.Fatalf("blank count: %v, want it read as none", err)
+	}
+	long := strings.Replace(blank, "  4      1     4       1    3", "  4      1     4       1    3    0", 1)
+	_, err := ParsePSPLIB("tiny.sm", strings.NewReader(long))
+	var ie *dag.InputError
+	if !errors.As(err, &ie) || !strings.Contains(err.Error(), "request row needs") {
+		t.Fatalf("a row one value too long: err = %v, want an InputError about the request row", err)
+	}
+}
