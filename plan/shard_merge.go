@@ -18,12 +18,9 @@ import (
 // MergeDAGSchedule merges the parts (checked by CheckParts) of a sharded
 // `dag schedule`.
 func MergeDAGSchedule(parts []NamedPart) (*DAGSchedule, error) {
-	docs := make([]*DAGSchedule, len(parts))
-	for i, p := range parts {
-		docs[i] = new(DAGSchedule)
-		if err := decodeResult(p, KindDAGSchedule, docs[i]); err != nil {
-			return nil, err
-		}
+	docs, err := decodeResults[DAGSchedule](parts, KindDAGSchedule)
+	if err != nil {
+		return nil, err
 	}
 	jobs, err := gatherJobs(parts, func(i int) []DAGJob { return docs[i].Jobs })
 	if err != nil {
@@ -57,12 +54,9 @@ func MergeDAGSchedule(parts []NamedPart) (*DAGSchedule, error) {
 
 // MergeDAGBounds merges the parts of a sharded `dag bounds`.
 func MergeDAGBounds(parts []NamedPart) (*DAGBounds, error) {
-	docs := make([]*DAGBounds, len(parts))
-	for i, p := range parts {
-		docs[i] = new(DAGBounds)
-		if err := decodeResult(p, KindDAGBounds, docs[i]); err != nil {
-			return nil, err
-		}
+	docs, err := decodeResults[DAGBounds](parts, KindDAGBounds)
+	if err != nil {
+		return nil, err
 	}
 	jobs, err := gatherJobs(parts, func(i int) []DAGJobInfo { return docs[i].Jobs })
 	if err != nil {
@@ -83,12 +77,9 @@ func MergeDAGBounds(parts []NamedPart) (*DAGBounds, error) {
 
 // MergeDAGCheck merges the parts of a sharded `dag check`.
 func MergeDAGCheck(parts []NamedPart) (*DAGCheck, error) {
-	docs := make([]*DAGCheck, len(parts))
-	for i, p := range parts {
-		docs[i] = new(DAGCheck)
-		if err := decodeResult(p, KindDAGCheck, docs[i]); err != nil {
-			return nil, err
-		}
+	docs, err := decodeResults[DAGCheck](parts, KindDAGCheck)
+	if err != nil {
+		return nil, err
 	}
 	jobs, err := gatherJobs(parts, func(i int) []DAGCheckJob { return docs[i].Jobs })
 	if err != nil {
@@ -108,14 +99,17 @@ func MergeDAGCheck(parts []NamedPart) (*DAGCheck, error) {
 	return out, nil
 }
 
-// decodeResult decodes a part's Result as a document of kind into v and
+// decodeResults decodes every part's Result as a document of kind D and
 // checks that its header is the part's.
-func decodeResult(p NamedPart, kind string, v any) error {
-	name := p.Path + ": result"
-	if err := DecodeDocument(name, p.Part.Result, kind, v); err != nil {
-		return err
+func decodeResults[D any](parts []NamedPart, kind string) ([]*D, error) {
+	docs := make([]*D, len(parts))
+	for i, p := range parts {
+		docs[i] = new(D)
+		if err := DecodeDocument(p.Path+": result", p.Part.Result, kind, docs[i]); err != nil {
+			return nil, err
+		}
 	}
-	return nil
+	return docs, nil
 }
 
 // gatherJobs puts the jobs of every part at the indices of its slice.
