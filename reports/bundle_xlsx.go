@@ -159,10 +159,6 @@ func (sw *stepWriter) write(t StepTable, col0 int, main bool) error {
 	if err := f.SetCellStyle(sheet, cellName(col0, 0), cellName(col0+len(t.Columns)-1, 0), sw.wb.headerStyle); err != nil {
 		return fmt.Errorf("reports: sheet %q: %w", sheet, err)
 	}
-	widths := make([]int, len(t.Columns))
-	for j, c := range t.Columns {
-		widths[j] = utf8.RuneCountInString(c.Header)
-	}
 	for i := range t.Rows {
 		for j := range t.Columns {
 			v, format := t.cell(i, j)
@@ -170,9 +166,9 @@ func (sw *stepWriter) write(t StepTable, col0 int, main bool) error {
 			if err := sw.setCell(sheet, ref, v, format); err != nil {
 				return fmt.Errorf("reports: sheet %q: cell %s: %w", sheet, ref, err)
 			}
-			widths[j] = max(widths[j], utf8.RuneCountInString(format.Text(v)))
 		}
 	}
+	widths := t.columnWidths()
 	for j, w := range widths {
 		col, _ := excelize.ColumnNumberToName(col0 + j + 1)
 		if err := f.SetColWidth(sheet, col, col, float64(min(max(w+widthPadding, minColumnWidth), maxColumnWidth))); err != nil {
@@ -198,6 +194,22 @@ func (sw *stepWriter) write(t StepTable, col0 int, main bool) error {
 	}
 	sw.wb.sheets[sheet] = &sheetInfo{header: header, rows: len(t.Rows)}
 	return nil
+}
+
+// columnWidths are the characters each column needs: its header or its
+// widest value as shown.
+func (t *StepTable) columnWidths() []int {
+	widths := make([]int, len(t.Columns))
+	for j, c := range t.Columns {
+		widths[j] = utf8.RuneCountInString(c.Header)
+	}
+	for i := range t.Rows {
+		for j := range t.Columns {
+			v, format := t.cell(i, j)
+			widths[j] = max(widths[j], utf8.RuneCountInString(format.Text(v)))
+		}
+	}
+	return widths
 }
 
 // setCell writes one value: numbers as numbers in the format's style,

@@ -36,16 +36,7 @@ func (sw *stepWriter) stream(t StepTable) error {
 		}
 		names = append(names, string(base)+suffix)
 	}
-	widths := make([]int, len(t.Columns))
-	for j, c := range t.Columns {
-		widths[j] = utf8.RuneCountInString(c.Header)
-	}
-	for i := range t.Rows {
-		for j := range t.Columns {
-			v, format := t.cell(i, j)
-			widths[j] = max(widths[j], utf8.RuneCountInString(format.Text(v)))
-		}
-	}
+	widths := t.columnWidths()
 	header := make([]any, len(t.Columns))
 	for j, c := range t.Columns {
 		header[j] = excelize.Cell{StyleID: sw.wb.headerStyle, Value: c.Header}
