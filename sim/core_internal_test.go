@@ -275,3 +275,56 @@ func TestNoise(t *testing.T) {
 		t.Errorf("median form: %.3f of draws below the estimate, want 0.5", f)
 	}
 }
+
+// TestEventQueueOrder drives the radix queue as the engine does (advance
+// to the next time, drain it, push only at or after it, pushes at the
+// current time during a drain included) beside the 4-ary heap, which
+// TestEventHeapOrder checks against a sort: every pop must return the
+// heap's least event.
+func TestEventQueueOrder(t *testing.T) {
+	for seed := uint64(1); seed <= 20; seed++ {
+		rng := rand.New(rand.NewPCG(seed, 3))
+		var q eventQueue
+		var h eventHeap
+		pushed := 0
+		push := func(now Tick) {
+			span := []int64{1, 4, 1 << 10, 1 << 40}[rng.IntN(4)]
+			e := mkEvent(now+Tick(rng.Int64N(span)), uint8(rng.IntN(4)), int32(rng.IntN(30)), int32(rng.IntN(30)), uint32(rng.IntN(3)))
+			e.slot = rng.Uint32()
+			q.push(e)
+			h.push(e)
+			pushed++
+		}
+		for range 50 {
+			push(0)
+		}
+		popped := 0
+		for q.len() > 0 {
+			now := q.next()
+			if now != h.min().at {
+				t.Fatalf("seed %d: next time %d, heap's %d", seed, now, h.min().at)
+			}
+			if p := q.peek(); p == nil || p.at != now {
+				t.Fatalf("seed %d: peek %v at time %d", seed, p, now)
+			}
+			for q.pending() {
+				got, want := q.pop(), h.pop()
+				if got != want {
+					t.Fatalf("seed %d: pop %d = %+v, want %+v", seed, popped, got, want)
+				}
+				popped++
+				if pushed < 3000 {
+					for range rng.IntN(3) {
+						push(now)
+					}
+				}
+			}
+			if h.len() > 0 && h.min().at == now {
+				t.Fatalf("seed %d: time %d drained with %+v left", seed, now, h.min())
+			}
+		}
+		if popped != pushed || h.len() != 0 {
+			t.Fatalf("seed %d: popped %d of %d events", seed, popped, pushed)
+		}
+	}
+}

@@ -31,7 +31,7 @@ type engine struct {
 	runnable []JobID  // jobs with runnable tasks, in id order
 	finished int
 
-	heap      eventHeap
+	heap      eventQueue
 	now       Tick
 	round     uint32 // stamp of the coming Round (starts at 1)
 	inRound   bool
@@ -238,13 +238,13 @@ func (s *engine) run(src JobSource) (*Result, error) {
 	}
 	nextProgress := every
 	for s.heap.len() > 0 && s.err == nil {
-		t := s.heap.min().at
+		t := s.heap.next()
 		if s.cfg.Until > 0 && t > s.cfg.Until {
 			break
 		}
 		s.setNow(t)
 		changed, timer := false, false
-		for s.heap.len() > 0 && s.heap.min().at == t && s.err == nil {
+		for s.heap.pending() && s.err == nil {
 			ev := s.heap.pop()
 			s.warm()
 			switch ev.kind() {
@@ -308,11 +308,8 @@ func (s *engine) run(src JobSource) (*Result, error) {
 // or a kill), so that their cache lines arrive while the current event is
 // applied: a prefetch in plain Go.
 func (s *engine) warm() {
-	if len(s.heap.a) == 0 {
-		return
-	}
-	e := &s.heap.a[0]
-	if e.kind() > evKill || int(e.slot) >= len(s.runs) {
+	e := s.heap.peek()
+	if e == nil || e.kind() > evKill || int(e.slot) >= len(s.runs) {
 		return
 	}
 	if r := &s.runs[e.slot]; r.job >= 0 {

@@ -44,7 +44,8 @@ func (x *event) less(y *event) bool {
 	return x.ver < y.ver
 }
 
-// eventHeap is a 4-ary min-heap: shallower than a binary heap, and the four
+// eventHeap is a 4-ary min-heap (the queue's events at the current time,
+// eventQueue.cur): shallower than a binary heap, and the four
 // children of a node share a cache line or two, so a pop touches fewer
 // lines (LaMarca & Ladner, J. Algorithms 1999).
 type eventHeap struct{ a []event }

@@ -37,3 +37,21 @@ func benchHeap(b *testing.B, h heapLike) {
 // one op is one pop and one push. cpu-ns/op is CPU time, steadier than
 // wall time on a shared machine.
 func BenchmarkEventHeap(b *testing.B) { benchHeap(b, &eventHeap{}) }
+
+// BenchmarkEventQueue is BenchmarkEventHeap on the engine's radix queue,
+// driven as the engine drives it (next, then pop).
+func BenchmarkEventQueue(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	var q eventQueue
+	for i := range 10000 {
+		q.push(mkEvent(Tick(rng.IntN(100000)), evFinish, int32(i%1000), int32(i), 0))
+	}
+	b.ResetTimer()
+	c0 := cpuNow()
+	for i := 0; i < b.N; i++ {
+		q.next()
+		e := q.pop()
+		q.push(mkEvent(e.at+1+Tick(rng.IntN(100000)), evFinish, int32(i%1000), int32(i), 1))
+	}
+	b.ReportMetric(float64(cpuNow()-c0)/float64(b.N), "cpu-ns/op")
+}
