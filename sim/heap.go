@@ -47,16 +47,27 @@ func (x *event) less(y *event) bool {
 // eventHeap is a 4-ary min-heap (the queue's events at the current time,
 // eventQueue.cur): shallower than a binary heap, and the four
 // children of a node share a cache line or two, so a pop touches fewer
-// lines (LaMarca & Ladner, J. Algorithms 1999).
-type eventHeap struct{ a []event }
+// lines (LaMarca & Ladner, J. Algorithms 1999). a[:n] are the events; a
+// keeps its full length, so that a push or pop writes no slice header
+// (see eventQueue.b).
+type eventHeap struct {
+	a []event
+	n int
+}
 
-func (h *eventHeap) len() int { return len(h.a) }
+func (h *eventHeap) len() int { return h.n }
 
 // min returns the least event; the heap must not be empty.
 func (h *eventHeap) min() *event { return &h.a[0] }
 
 func (h *eventHeap) push(e event) {
-	a := append(h.a, e)
+	if h.n == len(h.a) {
+		a := make([]event, max(16, 2*h.n))
+		copy(a, h.a)
+		h.a = a
+	}
+	a := h.a[:h.n+1]
+	h.n++
 	i := len(a) - 1
 	for i > 0 {
 		p := (i - 1) >> 2
@@ -67,7 +78,6 @@ func (h *eventHeap) push(e event) {
 		i = p
 	}
 	a[i] = e
-	h.a = a
 }
 
 // pop removes the least event. It moves the hole at the root down to a
@@ -76,12 +86,12 @@ func (h *eventHeap) push(e event) {
 // this saves a comparison per level. A node with four children picks the
 // least by a tournament of two pairs.
 func (h *eventHeap) pop() event {
-	a := h.a
+	n := h.n - 1
+	a := h.a[:n+1]
 	top := a[0]
-	n := len(a) - 1
 	last := a[n]
 	a = a[:n]
-	h.a = a
+	h.n = n
 	if n == 0 {
 		return top
 	}
