@@ -36,7 +36,8 @@ func EnergeticLB(d *DAG, machines [][]float64) int64 {
 // tasks with shaving, its probes propagated without the energetic rule,
 // then with it.
 func energeticBound(p *problem, lo, hi int64, b *budget) int64 {
-	p = p.withCliques(boundCliques)
+	p, w := p.withCliques(boundCliques)
+	b.spend(w)
 	lo = destructiveLB(p, lo, hi, probeNone, b)
 	if p.n <= shaveLimit {
 		lo = destructiveLB(p, lo, hi, probeQuick, b)

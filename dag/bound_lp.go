@@ -371,7 +371,8 @@ const (
 // lpClimb raises lo while the LP test refutes it (below hi), on p with
 // its clique resources (withCliques).
 func lpClimb(p *problem, lo, hi int64, b *budget) int64 {
-	p = p.withCliques(boundCliques)
+	p, cw := p.withCliques(boundCliques)
+	b.spend(cw)
 	pr := newPropagator(p, true)
 	lb := newLPBound(p)
 	w := (p.n + 63) / 64

@@ -18,14 +18,20 @@ import (
 // rule on the original resources sees demands summed, not exclusions.
 //
 // Cliques are grown greedily (Mingozzi et al.'s node packing, see
-// NodePackingLB): from each task, in decreasing duration, add every task
-// in decreasing duration that excludes all members; cliques of at least
-// three tasks are kept, distinct, heaviest total duration first. O(n²·w)
-// plus the closure.
-func (p *problem) withCliques(maxCliques int) *problem {
+// NodePackingLB): from each of the 4·maxCliques longest tasks, add every
+// task in decreasing duration that excludes all members; cliques of at
+// least three tasks are kept, distinct, heaviest total duration first.
+// It also returns its work (pair tests, plus the closure's words), about
+// 4·maxCliques·n·(clique size) + n·E·w.
+func (p *problem) withCliques(maxCliques int) (*problem, int64) {
 	reach := p.reachability()
 	w := (p.n + 63) / 64
+	work := int64(p.n * w)
+	for i := 0; i < p.n; i++ {
+		work += int64(len(p.succ[i]) * w)
+	}
 	excl := func(i, j int) bool {
+		work++
 		return reach[i*w+j/64]&(1<<(j%64)) != 0 || reach[j*w+i/64]&(1<<(i%64)) != 0 || p.incompatible(i, j)
 	}
 	var order []int
@@ -40,7 +46,7 @@ func (p *problem) withCliques(maxCliques int) *problem {
 		weight  int64
 	}
 	var found []clique
-	for _, seed := range order {
+	for _, seed := range order[:min(len(order), 4*maxCliques)] {
 		c := clique{members: []int{seed}, weight: p.dur[seed]}
 		for _, j := range order {
 			if j == seed {
@@ -69,7 +75,7 @@ func (p *problem) withCliques(maxCliques int) *problem {
 	slices.SortStableFunc(found, func(a, b clique) int { return cmp.Compare(b.weight, a.weight) })
 	found = found[:min(len(found), maxCliques)]
 	if len(found) == 0 {
-		return p
+		return p, work
 	}
 	k := p.k + len(found)
 	q := *p
@@ -85,7 +91,7 @@ func (p *problem) withCliques(maxCliques int) *problem {
 			q.dem[i*k+p.k+x] = 1
 		}
 	}
-	return &q
+	return &q, work
 }
 
 // reachability returns the transitive successors of every task as bitset

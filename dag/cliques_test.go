@@ -24,7 +24,7 @@ func TestWithCliques(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := newProblem(g, [][]float64{{10}})
-	q := p.withCliques(8)
+	q, _ := p.withCliques(8)
 	if q.k != 2 || !slices.Equal(q.cap, []int64{10, 1}) {
 		t.Fatalf("k = %d, capacities %v; want 2 resources, capacities [10 1]", q.k, q.cap)
 	}
@@ -35,7 +35,7 @@ func TestWithCliques(t *testing.T) {
 	if !q.exact || p.k != 1 {
 		t.Errorf("exact %v (the clique resources are redundant), original k %d changed", q.exact, p.k)
 	}
-	if r := p.withCliques(0); r.k != 1 {
+	if r, _ := p.withCliques(0); r.k != 1 {
 		t.Errorf("maxCliques 0: k = %d", r.k)
 	}
 }
