@@ -71,27 +71,14 @@ func (lb *lpBound) refutes(s *windows, b *budget) bool {
 	zk := make([]float64, len(ivs)) // z of the last solve (0 before any)
 	for iter := 0; iter < lpMaxRounds && !b.done(); iter++ {
 		// Price every interval; judge the certificate; add violated sets.
-		value := 0.0
-		for i, w := range weights {
-			value += float64(p.dur[i]) * w
-		}
-		added := 0
-		for k := range ivs {
-			mu, set := lb.price(&ivs[k], s, weights, b)
-			if math.IsInf(mu, 1) {
-				return true // the tasks that must run throughout I_k cannot run together
+		value, added, empty := lb.priceRound(ivs, s, weights, zk, b, func(k int, set []int) {
+			terms := []lp.Term{{Var: z[k], Coef: -1}}
+			for _, i := range set {
+				terms = append(terms, lp.Term{Var: y[i], Coef: 1})
 			}
-			value -= float64(ivs[k].length) * mu
-			if mu > zk[k]+lpViolationTol {
-				terms := []lp.Term{{Var: z[k], Coef: -1}}
-				for _, i := range set {
-					terms = append(terms, lp.Term{Var: y[i], Coef: 1})
-				}
-				m.AddConstraint(terms, lp.LE, 0)
-				added++
-			}
-		}
-		if value > lpCertificateTol*max(1, total) {
+			m.AddConstraint(terms, lp.LE, 0)
+		})
+		if empty || value > lpCertificateTol*max(1, total) {
 			return true
 		}
 		if added == 0 {
@@ -116,6 +103,30 @@ func (lb *lpBound) refutes(s *windows, b *budget) bool {
 		}
 	}
 	return false
+}
+
+// priceRound prices every interval at the weights y (lpBound.price) and
+// returns the Farkas value Σ_i p_i y_i − Σ_k ℓ_k μ_k(y); it calls add(k,
+// A) for every interval whose μ_k exceeds cur[k] by lpViolationTol (A a
+// maximising set) and counts them. empty reports an interval whose
+// required tasks cannot run together: the windows are infeasible.
+func (lb *lpBound) priceRound(ivs []interval, s *windows, y, cur []float64, b *budget,
+	add func(k int, set []int)) (value float64, added int, empty bool) {
+	for i, w := range y {
+		value += float64(lb.p.dur[i]) * w
+	}
+	for k := range ivs {
+		mu, set := lb.price(&ivs[k], s, y, b)
+		if math.IsInf(mu, 1) {
+			return value, added, true
+		}
+		value -= float64(ivs[k].length) * mu
+		if mu > cur[k]+lpViolationTol {
+			add(k, set)
+			added++
+		}
+	}
+	return value, added, false
 }
 
 // lpMaxRounds bounds the LP solves of one test.

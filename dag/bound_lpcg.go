@@ -1,10 +1,6 @@
 package dag
 
-import (
-	"math"
-
-	"github.com/capplan/capplan/lp"
-)
+import "github.com/capplan/capplan/lp"
 
 // refutesCG is the LP test of lpBound.refutes solved the way Brucker &
 // Knust (EJOR 127, 2000, §3) solve it: by column generation on the primal
@@ -66,27 +62,14 @@ func (lb *lpBound) refutesCG(s *windows, b *budget) bool {
 	var idx []int
 	var val []float64
 	for round := 0; round < lpCGMaxRounds && !b.done(); round++ {
-		value := 0.0
-		for i, w := range weights {
-			value += float64(p.dur[i]) * w
-		}
-		added := 0
-		for k := range ivs {
-			mu, set := lb.price(&ivs[k], s, weights, b)
-			if math.IsInf(mu, 1) {
-				return true
+		value, added, empty := lb.priceRound(ivs, s, weights, pi, b, func(k int, set []int) {
+			idx, val = append(idx[:0], nt+k), append(val[:0], 1)
+			for _, i := range set {
+				idx, val = append(idx, row[i]), append(val, 1)
 			}
-			value -= float64(ivs[k].length) * mu
-			if mu > pi[k]+lpViolationTol {
-				idx, val = append(idx[:0], nt+k), append(val[:0], 1)
-				for _, i := range set {
-					idx, val = append(idx, row[i]), append(val, 1)
-				}
-				m.AddColumn(idx, val, 0)
-				added++
-			}
-		}
-		if value > lpCertificateTol*max(1, total) {
+			m.AddColumn(idx, val, 0)
+		})
+		if empty || value > lpCertificateTol*max(1, total) {
 			return true
 		}
 		if added == 0 {

@@ -364,36 +364,18 @@ func TestAllBoundsJ30(t *testing.T) {
 	insts := loadPSPLIB(t, "j30", "j30opt.sm")
 	all := make([]dag.Bounds, len(insts))
 	lp := make([]int64, len(insts))
-	var next sync.Mutex
-	k := 0
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				next.Lock()
-				i := k
-				k++
-				next.Unlock()
-				if i >= len(insts) {
-					return
-				}
-				in := insts[i]
-				d, ms := in.Inst.DAG, in.Inst.Machines()
-				b, err := dag.AllBounds(d, ms, d.TotalDuration(), dag.Options{MaxWork: work})
-				if err != nil {
-					t.Error(err)
-					return
-				}
-				all[i] = b
-				// The LP test alone from the cheap bounds: AllBounds skips
-				// it where the search already closed the gap.
-				lp[i] = dag.LPClimbForTest(d, ms, dag.LowerBounds(d, ms).Best, d.TotalDuration(), work/4)
-			}
-		}()
-	}
-	wg.Wait()
+	eachParallel(len(insts), func(i int) {
+		d, ms := insts[i].Inst.DAG, insts[i].Inst.Machines()
+		b, err := dag.AllBounds(d, ms, d.TotalDuration(), dag.Options{MaxWork: work})
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		all[i] = b
+		// The LP test alone from the cheap bounds: AllBounds skips it
+		// where the search already closed the gap.
+		lp[i] = dag.LPClimbForTest(d, ms, dag.LowerBounds(d, ms).Best, d.TotalDuration(), work/4)
+	})
 	tight := 0
 	var dev float64
 	byName := map[string]int{}
@@ -436,32 +418,15 @@ func TestAllBoundsJ60(t *testing.T) {
 	insts := loadPSPLIB(t, "j60", "j60hrs.sm")
 	pub := j60LowerBounds(t)
 	all := make([]dag.Bounds, len(insts))
-	var next sync.Mutex
-	k := 0
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				next.Lock()
-				i := k
-				k++
-				next.Unlock()
-				if i >= len(insts) {
-					return
-				}
-				d, ms := insts[i].Inst.DAG, insts[i].Inst.Machines()
-				b, err := dag.AllBounds(d, ms, d.TotalDuration(), dag.Options{MaxWork: work})
-				if err != nil {
-					t.Error(err)
-					return
-				}
-				all[i] = b
-			}
-		}()
-	}
-	wg.Wait()
+	eachParallel(len(insts), func(i int) {
+		d, ms := insts[i].Inst.DAG, insts[i].Inst.Machines()
+		b, err := dag.AllBounds(d, ms, d.TotalDuration(), dag.Options{MaxWork: work})
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		all[i] = b
+	})
 	reached := 0
 	for i, in := range insts {
 		for _, name := range dag.BoundNames {
@@ -474,4 +439,29 @@ func TestAllBoundsJ60(t *testing.T) {
 		}
 	}
 	t.Logf("J60 AllBounds (work %d): best bound ≥ the published lower bound on %d/%d", work, reached, len(pub))
+}
+
+// eachParallel calls f(i) for every i < n on GOMAXPROCS goroutines, each
+// taking the next index.
+func eachParallel(n int, f func(i int)) {
+	var next sync.Mutex
+	k := 0
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				next.Lock()
+				i := k
+				k++
+				next.Unlock()
+				if i >= n {
+					return
+				}
+				f(i)
+			}
+		}()
+	}
+	wg.Wait()
 }
