@@ -31,34 +31,61 @@ func EnergeticLB(d *DAG, machines [][]float64) int64 {
 }
 
 // energeticBound runs destructive improvement from lo below hi (a
-// feasible makespan): first with propagation alone, then with shaving
-// from there (small DAGs only).
+// feasible makespan) on p with its clique resources (withCliques): first
+// with propagation alone (binary search), then on DAGs up to shaveLimit
+// tasks with shaving, its probes propagated without the energetic rule,
+// then with it.
 func energeticBound(p *problem, lo, hi int64, b *budget) int64 {
-	lo = destructiveLB(p, lo, hi, false, b)
+	p, w := p.withCliques(boundCliques)
+	b.spend(w)
+	lo = destructiveLB(p, lo, hi, probeNone, b)
 	if p.n <= shaveLimit {
-		lo = destructiveLB(p, lo, hi, true, b)
+		lo = destructiveLB(p, lo, hi, probeQuick, b)
+		lo = destructiveLB(p, lo, hi, probeEnergetic, b)
 	}
 	return lo
 }
 
+// boundCliques is how many clique resources the destructive bounds add
+// (see withCliques).
+const boundCliques = 8
+
+// Levels of destructiveLB: no shaving, shaving with probes propagated
+// without the energetic rule, shaving with probes propagated with it.
+const (
+	probeNone = iota
+	probeQuick
+	probeEnergetic
+)
+
 // destructiveLB returns the largest T + 1 in [lo, hi) refuted by
-// propagation (lo when none), testing T by binary search while the budget
-// lasts; hi is a makespan known to be feasible (or any upper limit).
-// Each refutation is a proof on its own, so the result is sound whether
-// or not refutation is monotone in T.
-func destructiveLB(p *problem, lo, hi int64, shaving bool, b *budget) int64 {
+// propagation at the given level (lo when none); hi is a makespan known
+// to be feasible (or any upper limit). Without shaving T is tested by
+// binary search; with it, by exponential search up from lo (T = lo, lo+1,
+// lo+3, … until one stands, then binary search below it): a shaving test
+// that refutes T stops early, one that does not shaves every task to a
+// fixpoint, so the search spends few tests far above the answer. Each
+// refutation is a proof on its own, so the result is sound whether or not
+// refutation is monotone in T.
+func destructiveLB(p *problem, lo, hi int64, level int, b *budget) int64 {
 	pr := newPropagator(p, true)
 	w := (p.n + 63) / 64
 	best := lo // every T < best is refuted (or below a simple bound)
+	var step int64
+	climbing := level > probeNone
 	for best < hi && !b.done() {
 		t := best + (hi-best)/2
+		if climbing {
+			t = min(best+step, hi-1)
+		}
 		st := newWindows(p.n, w, t)
-		refuted := pr.refutes(st) || shaving && !pr.shave(st, b)
+		refuted := pr.refutes(st) || level > probeNone && !pr.shaveWith(st, b, level == probeEnergetic)
 		b.spend(pr.take())
 		if refuted {
 			best = t + 1
+			step = 2*step + 1
 		} else {
-			hi = t
+			hi, climbing = t, false
 		}
 	}
 	return best
@@ -80,7 +107,11 @@ func (pr *propagator) take() int64 {
 // i starts after v; v is found by binary search between est_i and lst_i,
 // and symmetrically for the end. Rounds repeat until no window moves or
 // the budget is spent. It returns false when the windows are refuted.
-func (pr *propagator) shave(s *windows, b *budget) bool {
+func (pr *propagator) shave(s *windows, b *budget) bool { return pr.shaveWith(s, b, false) }
+
+// shaveWith is shave with the probes propagated with the energetic rule
+// too when energetic is set (stronger, several times dearer).
+func (pr *propagator) shaveWith(s *windows, b *budget, energetic bool) bool {
 	p := pr.p
 	probe := s.clone()
 	for changed := true; changed; {
@@ -92,10 +123,10 @@ func (pr *propagator) shave(s *windows, b *budget) bool {
 			// Earliest start: the least v in [est, lst] with "start ≤ v"
 			// not refuted; every start below it is impossible.
 			lo, hi := s.est[i], s.lct[i]-p.dur[i]
-			if lo < hi && pr.refutesWith(s, probe, i, lo, true) {
+			if lo < hi && pr.refutesWith(s, probe, i, lo, true, energetic) {
 				for lo+1 < hi { // invariant: start ≤ lo refuted, start ≤ hi not tested or possible
 					mid := lo + (hi-lo)/2
-					if pr.refutesWith(s, probe, i, mid, true) {
+					if pr.refutesWith(s, probe, i, mid, true, energetic) {
 						lo = mid
 					} else {
 						hi = mid
@@ -115,10 +146,10 @@ func (pr *propagator) shave(s *windows, b *budget) bool {
 			// Latest end, symmetrically: the greatest v in [ect, lct]
 			// with "end ≥ v" not refuted.
 			lo, hi = s.est[i]+p.dur[i], s.lct[i]
-			if lo < hi && pr.refutesWith(s, probe, i, hi, false) {
+			if lo < hi && pr.refutesWith(s, probe, i, hi, false, energetic) {
 				for lo+1 < hi {
 					mid := lo + (hi-lo)/2
-					if pr.refutesWith(s, probe, i, mid, false) {
+					if pr.refutesWith(s, probe, i, mid, false, energetic) {
 						hi = mid
 					} else {
 						lo = mid
@@ -142,8 +173,9 @@ func (pr *propagator) shave(s *windows, b *budget) bool {
 
 // refutesWith reports whether propagation refutes s with task i starting
 // at most at v (early) or ending at least at v (!early), using probe as
-// scratch.
-func (pr *propagator) refutesWith(s, probe *windows, i int, v int64, early bool) bool {
+// scratch; the energetic rule runs in the probe only when energetic is
+// set.
+func (pr *propagator) refutesWith(s, probe *windows, i int, v int64, early, energetic bool) bool {
 	probe.copyFrom(s)
 	if early {
 		pr.setLct(probe, i, v+pr.p.dur[i])
@@ -151,7 +183,7 @@ func (pr *propagator) refutesWith(s, probe *windows, i int, v int64, early bool)
 		pr.setEst(probe, i, v-pr.p.dur[i])
 	}
 	e := pr.energetic
-	pr.energetic = false
+	pr.energetic = energetic
 	ok := pr.fixpoint(probe)
 	pr.energetic = e
 	return !ok

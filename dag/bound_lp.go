@@ -31,10 +31,14 @@ import (
 // loop stops when no set is violated (the LP optimum is reached), when a
 // certificate is found, or when the budget is spent.
 //
-// It uses the lp package's default backend (CLP with the clp build tag,
-// the pure-Go simplex otherwise). Work: see solveWork, plus the pricing
-// nodes.
+// With the clp build tag it solves by row generation on CLP (this
+// function); otherwise by column generation on the primal with the lp
+// package's bounded revised simplex (refutesCG), at full size. Work: see
+// solveWork (CLP) or lpFlopsPerWork (refutesCG), plus the pricing nodes.
 func (lb *lpBound) refutes(s *windows, b *budget) bool {
+	if lb.cg {
+		return lb.refutesCG(s, b)
+	}
 	p := lb.p
 	ivs := lb.intervals(s)
 	if len(ivs) == 0 {
@@ -67,34 +71,21 @@ func (lb *lpBound) refutes(s *windows, b *budget) bool {
 	zk := make([]float64, len(ivs)) // z of the last solve (0 before any)
 	for iter := 0; iter < lpMaxRounds && !b.done(); iter++ {
 		// Price every interval; judge the certificate; add violated sets.
-		value := 0.0
-		for i, w := range weights {
-			value += float64(p.dur[i]) * w
-		}
-		added := 0
-		for k := range ivs {
-			mu, set := lb.price(&ivs[k], s, weights, b)
-			if math.IsInf(mu, 1) {
-				return true // the tasks that must run throughout I_k cannot run together
+		value, added, empty := lb.priceRound(ivs, s, weights, zk, b, func(k int, set []int) {
+			terms := []lp.Term{{Var: z[k], Coef: -1}}
+			for _, i := range set {
+				terms = append(terms, lp.Term{Var: y[i], Coef: 1})
 			}
-			value -= float64(ivs[k].length) * mu
-			if mu > zk[k]+lpViolationTol {
-				terms := []lp.Term{{Var: z[k], Coef: -1}}
-				for _, i := range set {
-					terms = append(terms, lp.Term{Var: y[i], Coef: 1})
-				}
-				m.AddConstraint(terms, lp.LE, 0)
-				added++
-			}
-		}
-		if value > lpCertificateTol*max(1, total) {
+			m.AddConstraint(terms, lp.LE, 0)
+		})
+		if empty || value > lpCertificateTol*max(1, total) {
 			return true
 		}
 		if added == 0 {
 			return false // the LP optimum is reached and it is not positive
 		}
 		w := lb.solveWork(int64(m.NumRows()), int64(m.NumVars()))
-		if w > b.left() || lb.dense && m.NumRows() > simplexMaxRows {
+		if w > b.left() {
 			return false // the solve would overrun the budget
 		}
 		b.spend(w)
@@ -112,6 +103,30 @@ func (lb *lpBound) refutes(s *windows, b *budget) bool {
 		}
 	}
 	return false
+}
+
+// priceRound prices every interval at the weights y (lpBound.price) and
+// returns the Farkas value Σ_i p_i y_i − Σ_k ℓ_k μ_k(y); it calls add(k,
+// A) for every interval whose μ_k exceeds cur[k] by lpViolationTol (A a
+// maximising set) and counts them. empty reports an interval whose
+// required tasks cannot run together: the windows are infeasible.
+func (lb *lpBound) priceRound(ivs []interval, s *windows, y, cur []float64, b *budget,
+	add func(k int, set []int)) (value float64, added int, empty bool) {
+	for i, w := range y {
+		value += float64(lb.p.dur[i]) * w
+	}
+	for k := range ivs {
+		mu, set := lb.price(&ivs[k], s, y, b)
+		if math.IsInf(mu, 1) {
+			return value, added, true
+		}
+		value -= float64(ivs[k].length) * mu
+		if mu > cur[k]+lpViolationTol {
+			add(k, set)
+			added++
+		}
+	}
+	return value, added, false
 }
 
 // lpMaxRounds bounds the LP solves of one test.
@@ -133,59 +148,25 @@ type lpBound struct {
 	w      int
 	solver lp.Solver
 	// maxIntervals caps the intervals (neighbours are merged into a
-	// relaxation beyond it) and dense says the backend is the pure-Go
-	// dense simplex, which is thousands of times slower than CLP on these
-	// models: it gets small LPs and a cubic price (see solveWork; both
-	// fixed per build, so results stay deterministic).
+	// relaxation beyond it).
 	maxIntervals int
-	dense        bool
+	// cg: the test runs by column generation on lp.Revised (refutesCG)
+	// instead of row generation on the default backend.
+	cg bool
 }
 
-// solveWork is the work charged for one LP solve of m rows and n
-// columns. CLP: m·n. The pure-Go simplex refactorises the m×m basis at
-// every pivot, about m + n pivots: simplexCellWork · m²·(m + n), calibrated
-// on J30 (about 1 µs per m²·(m+n) on the 2-core reference machine, where
-// the search runs about 40 million work units a second).
-func (lb *lpBound) solveWork(m, n int64) int64 {
-	if lb.dense {
-		return simplexCellWork * m * m * (m + n)
-	}
-	return m * n
-}
+// solveWork is the work charged for one CLP solve of m rows and n
+// columns: m·n.
+func (lb *lpBound) solveWork(m, n int64) int64 { return m * n }
 
 func newLPBound(p *problem) *lpBound {
 	w := (p.n + 63) / 64
-	lb := &lpBound{p: p, w: w, reach: make([]uint64, p.n*w), solver: lp.Default(), maxIntervals: 1 << 30}
+	lb := &lpBound{p: p, w: w, reach: p.reachability(), solver: lp.Default(), maxIntervals: 1 << 30}
 	if lp.Backends()[0] != lp.BackendCLP {
-		lb.maxIntervals, lb.dense = simplexMaxIntervals, true
-	}
-	for k := len(p.topo) - 1; k >= 0; k-- {
-		v := p.topo[k]
-		row := lb.reach[v*w : (v+1)*w]
-		for _, c := range p.succ[v] {
-			row[c/64] |= 1 << (c % 64)
-			for x, y := range lb.reach[c*w : (c+1)*w] {
-				row[x] |= y
-			}
-		}
+		lb.cg = true
 	}
 	return lb
 }
-
-// simplexMaxIntervals and simplexCellWork are the LP test's limits with
-// the pure-Go simplex backend (see lpBound).
-//
-// simplexMaxRows caps the rows of a dense-simplex model: the gonum simplex
-// has no iteration limit, and on degenerate models its Bland pivoting can
-// run for minutes in one solve, far beyond the work estimate (seen on J30
-// at a 250M budget: 90 rows × 222 columns in standard form, with 60-odd
-// model rows; capped at 80 model rows it still happened). The default
-// budget never builds models this large.
-const (
-	simplexMaxIntervals = 12
-	simplexCellWork     = 45
-	simplexMaxRows      = 48
-)
 
 // interval is one piece I_k of the horizon with the tasks allowed in it
 // and those that must run throughout it.
@@ -398,8 +379,11 @@ const (
 	lpLimit = 200
 )
 
-// lpClimb raises lo while the LP test refutes it (below hi).
+// lpClimb raises lo while the LP test refutes it (below hi), on p with
+// its clique resources (withCliques).
 func lpClimb(p *problem, lo, hi int64, b *budget) int64 {
+	p, cw := p.withCliques(boundCliques)
+	b.spend(cw)
 	pr := newPropagator(p, true)
 	lb := newLPBound(p)
 	w := (p.n + 63) / 64

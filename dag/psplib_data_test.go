@@ -364,36 +364,18 @@ func TestAllBoundsJ30(t *testing.T) {
 	insts := loadPSPLIB(t, "j30", "j30opt.sm")
 	all := make([]dag.Bounds, len(insts))
 	lp := make([]int64, len(insts))
-	var next sync.Mutex
-	k := 0
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				next.Lock()
-				i := k
-				k++
-				next.Unlock()
-				if i >= len(insts) {
-					return
-				}
-				in := insts[i]
-				d, ms := in.Inst.DAG, in.Inst.Machines()
-				b, err := dag.AllBounds(d, ms, d.TotalDuration(), dag.Options{MaxWork: work})
-				if err != nil {
-					t.Error(err)
-					return
-				}
-				all[i] = b
-				// The LP test alone from the cheap bounds: AllBounds skips
-				// it where the search already closed the gap.
-				lp[i] = dag.LPClimbForTest(d, ms, dag.LowerBounds(d, ms).Best, d.TotalDuration(), work/4)
-			}
-		}()
-	}
-	wg.Wait()
+	eachParallel(len(insts), func(i int) {
+		d, ms := insts[i].Inst.DAG, insts[i].Inst.Machines()
+		b, err := dag.AllBounds(d, ms, d.TotalDuration(), dag.Options{MaxWork: work})
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		all[i] = b
+		// The LP test alone from the cheap bounds: AllBounds skips it
+		// where the search already closed the gap.
+		lp[i] = dag.LPClimbForTest(d, ms, dag.LowerBounds(d, ms).Best, d.TotalDuration(), work/4)
+	})
 	tight := 0
 	var dev float64
 	byName := map[string]int{}
@@ -418,4 +400,68 @@ func TestAllBoundsJ30(t *testing.T) {
 	}
 	t.Logf("J30 AllBounds (work %d): mean deviation from the optimum %.3f%%, tight on %d/480 (by %v)",
 		work, 100*dev/float64(len(insts)), tight, byName)
+}
+
+// TestAllBoundsJ60 checks every bound of AllBounds (at 1M work units per
+// instance, DAG_J60_BOUND_WORK to change) on all 480 J60 instances
+// against the best known makespans of j60hrs.sm, feasible schedules and
+// so upper limits on any sound bound; it logs how many reach the
+// published lower bound (j60lb.sm).
+func TestAllBoundsJ60(t *testing.T) {
+	if testing.Short() {
+		t.Skip("480 instances with the destructive bounds")
+	}
+	work := int64(1_000_000)
+	if v, err := strconv.ParseInt(os.Getenv("DAG_J60_BOUND_WORK"), 10, 64); err == nil {
+		work = v
+	}
+	insts := loadPSPLIB(t, "j60", "j60hrs.sm")
+	pub := j60LowerBounds(t)
+	all := make([]dag.Bounds, len(insts))
+	eachParallel(len(insts), func(i int) {
+		d, ms := insts[i].Inst.DAG, insts[i].Inst.Machines()
+		b, err := dag.AllBounds(d, ms, d.TotalDuration(), dag.Options{MaxWork: work})
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		all[i] = b
+	})
+	reached := 0
+	for i, in := range insts {
+		for _, name := range dag.BoundNames {
+			if v := all[i].Value(name); v > in.Ref {
+				t.Errorf("j60 %v: %s bound %d > best known makespan %d", in.Key, name, v, in.Ref)
+			}
+		}
+		if lb, ok := pub[in.Key]; ok && len(lb) >= 2 && all[i].Best >= lb[1] {
+			reached++
+		}
+	}
+	t.Logf("J60 AllBounds (work %d): best bound ≥ the published lower bound on %d/%d", work, reached, len(pub))
+}
+
+// eachParallel calls f(i) for every i < n on GOMAXPROCS goroutines, each
+// taking the next index.
+func eachParallel(n int, f func(i int)) {
+	var next sync.Mutex
+	k := 0
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				next.Lock()
+				i := k
+				k++
+				next.Unlock()
+				if i >= n {
+					return
+				}
+				f(i)
+			}
+		}()
+	}
+	wg.Wait()
 }
