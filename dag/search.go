@@ -55,7 +55,20 @@ type searcher struct {
 	memo  map[string][]cutset
 	// memoSize counts the cut sets stored, bounded by maxCutsets.
 	memoSize int
-	key      []byte
+	// memoT is the least makespan tested since the memo was cleared: a
+	// cut set exhausted under a makespan is exhausted under every smaller
+	// one (its completions are fewer), so the memo is kept while the
+	// tested makespan does not rise (searchDown's tests).
+	memoT int64
+	key   []byte
+	// res, when set, is the result the search works for: a test of
+	// makespan T is abandoned (aborted) once res.elsewhere − slack ≤ T (a
+	// schedule that short being known elsewhere, or, with slack 1, T
+	// being the makespan searchDown then tests).
+	res     *searchResult
+	slack   int64
+	T       int64
+	aborted bool
 }
 
 // cutset is one exhausted node of cut-set dominance: its decision time
@@ -92,18 +105,32 @@ func (s *searcher) feasible(root *windows) searchOutcome {
 	st, fixed := s.level(0)
 	st.copyFrom(root)
 	clear(fixed)
-	s.memo = map[string][]cutset{}
-	s.memoSize = 0
+	if s.memo == nil || s.T > s.memoT {
+		s.memo = map[string][]cutset{}
+		s.memoSize = 0
+	}
+	s.memoT = s.T
 	return s.dfs(0, 0)
 }
 
 // stop reports whether the budget is spent (the clock is read every 256
-// nodes).
+// nodes), or the test became pointless: another worker published a
+// schedule of makespan ≤ T at the last barrier (see searchResult).
 func (s *searcher) stop() bool {
 	if s.b.used >= s.b.max {
 		return true
 	}
-	return s.nodes&255 == 0 && s.b.done()
+	if s.nodes&255 != 0 {
+		return false
+	}
+	if s.b.done() {
+		return true
+	}
+	if s.res != nil && s.res.elsewhere > 0 && s.res.elsewhere-s.slack <= s.T {
+		s.aborted = true
+		return true
+	}
+	return false
 }
 
 // dfs explores the node at depth k with decision time t.
@@ -280,9 +307,24 @@ func (s *searcher) remember(fixed []bool, st *windows, t int64) {
 // below it refuted; ub, the least makespan of a schedule the search found
 // (or was given); start, the schedule of makespan ub it found (nil if
 // none). Workers under a lockstep write it only between barriers.
+// elsewhere is written the other way, by the lockstep's verdict while the
+// worker is paused: the least makespan of a schedule another worker found
+// (0: none), so that the search stops testing makespans already met.
 type searchResult struct {
-	lb, ub int64
-	start  []int64
+	lb, ub    int64
+	start     []int64
+	elsewhere int64
+	// finished: the worker returned (written last).
+	finished bool
+}
+
+// bound returns the least makespan known to be feasible: ub, or a shorter
+// schedule found elsewhere.
+func (r *searchResult) bound() int64 {
+	if r.elsewhere > 0 {
+		return min(r.ub, r.elsewhere)
+	}
+	return r.ub
 }
 
 // searchTest searches for a schedule of makespan ≤ T: the root windows
@@ -295,25 +337,32 @@ func (s *searcher) test(root *propagator, T int64, b *budget) searchOutcome {
 	if !ok {
 		return searchRefuted
 	}
-	s.b = b
+	s.b, s.T, s.aborted = b, T, false
 	return s.feasible(st)
 }
 
 // searchDown proves a makespan optimal top down: it asks for a schedule
-// of makespan ≤ ub − 1; a refutation proves ub optimal at once (and
-// subsumes every smaller T), a schedule lowers ub and the question is
-// asked again, until the budget runs out.
+// of makespan ≤ u − 1, u the least makespan known (res.bound()); a
+// refutation proves u optimal at once (and subsumes every smaller T), a
+// schedule lowers ub and the question is asked again, until the budget
+// runs out. A schedule published elsewhere that meets the tested makespan
+// abandons the test for the next one.
 func searchDown(p *problem, res *searchResult, b *budget) {
+	defer func() { res.finished = true }()
 	s, root := newSearcher(p, b), newPropagator(p, true)
-	for res.lb < res.ub && !b.done() {
-		switch s.test(root, res.ub-1, b) {
+	s.res = res
+	for res.lb < res.bound() && !b.done() {
+		T := res.bound() - 1
+		switch s.test(root, T, b) {
 		case searchFound:
 			res.start = slices.Clone(s.start)
 			res.ub = slices.Max(endsOf(p, s.start))
 		case searchRefuted:
-			res.lb = res.ub
+			res.lb = T + 1
 		default:
-			return
+			if !s.aborted {
+				return
+			}
 		}
 	}
 }
@@ -322,9 +371,15 @@ func searchDown(p *problem, res *searchResult, b *budget) {
 // schedule of makespan ≤ T for T = lb, lb+1, … below stop; each
 // refutation raises lb, and a schedule found at T is optimal (lb = ub =
 // T). Best stops it at ub − 1, the makespan searchDown tests first.
+//
+// A schedule of makespan u published elsewhere (res.elsewhere) lowers the
+// stop to u − 1 too (searchDown then tests it) and abandons a test it
+// makes pointless.
 func searchUp(p *problem, res *searchResult, stop int64, b *budget) {
+	defer func() { res.finished = true }()
 	s, root := newSearcher(p, b), newPropagator(p, true)
-	for res.lb < min(res.ub, stop) && !b.done() {
+	s.res, s.slack = res, 1
+	for res.lb < min(res.bound(), stop) && (res.elsewhere == 0 || res.lb < res.elsewhere-1) && !b.done() {
 		switch s.test(root, res.lb, b) {
 		case searchFound:
 			res.start = slices.Clone(s.start)
@@ -332,7 +387,9 @@ func searchUp(p *problem, res *searchResult, stop int64, b *budget) {
 		case searchRefuted:
 			res.lb++
 		default:
-			return
+			if !s.aborted {
+				return
+			}
 		}
 	}
 }
