@@ -70,10 +70,11 @@ const (
 	boundShare     = 0.20
 	// searchLimit is the largest DAG the exact search runs on.
 	searchLimit = 120
-	// smallSearch is the largest DAG on which the search gets most of the
-	// improvement phase even with a gap above one (see improve): on
-	// PSPLIB J30 (32 tasks) it proves optimal 14 more of the 480 than with
-	// the islands' share of larger DAGs.
+	// smallSearch is the largest DAG on which the exact search gets most
+	// of the improvement phase even with a gap above one (see improve) and
+	// the LP test's share of step 2 (on PSPLIB J30, 32 tasks, the LP test
+	// never raised the best bound; the search, given its share, proves 16
+	// more of the 480 optimal).
 	smallSearch = 48
 	// islands is the number of genetic-algorithm populations of the
 	// improvement phase. It is fixed, not the number of cores, so that the
@@ -94,7 +95,9 @@ const (
 //     forward–backward improvement (Justify); the first four always run.
 //  2. Bounds (≤ 20%): destructive improvement by propagation and shaving
 //     (EnergeticLB) on DAGs up to taskBoundLimit tasks, at stage level
-//     (StageLB) on DAGs in stages, then the LP test (LPLB).
+//     (StageLB) on DAGs in stages, then the LP test (LPLB) on DAGs of
+//     more than smallSearch tasks (on smaller ones the exact search of
+//     step 3 refutes what it would, and gets its share).
 //  3. Search and improvement, in parallel on up to o.Workers cores but in
 //     lockstep epochs of fixed work, so the result does not depend on the
 //     cores: on DAGs up to searchLimit tasks, the exact search top down
@@ -125,7 +128,7 @@ func Best(d *DAG, machines [][]float64, o Options) (*Result, error) {
 	}
 	if win.ms > b.Best && !bud.done() {
 		bb := bud.child(int64(boundShare * float64(bud.max)))
-		strengthen(d, machines, &b, p, win.ms, bb, 7, true, nil)
+		strengthen(d, machines, &b, p, win.ms, bb, 7, p != nil && p.n > smallSearch, nil)
 		bud.merge(bb)
 	}
 	// Step 3.
