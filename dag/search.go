@@ -171,7 +171,7 @@ func (s *searcher) dfs(k int, t int64) searchOutcome {
 	child, cfixed = s.level(k + 1)
 	child.copyFrom(st)
 	copy(cfixed, fixed)
-	s.pr.setEst(child, sel, t+1)
+	s.postpone(child, cfixed, sel, t)
 	ok = s.pr.fixpoint(child)
 	s.b.spend(s.pr.take())
 	if !ok {
@@ -413,4 +413,32 @@ func endsOf(p *problem, start []int64) []int64 {
 		e[i] = s + p.dur[i]
 	}
 	return e
+}
+
+// postpone is the right branch's decision: sel does not start at t. A
+// task starts at a decision time, and the first one after t is the end
+// of a task started by then: one fixed already (ending after t) or one
+// that may still start at t (ending at t + p_i); tasks started later end
+// later. So sel, and every task not fixed whose earliest start lies after
+// t, starts at the least such end or later (T + 1 when there is none: the
+// windows then fail).
+func (s *searcher) postpone(st *windows, fixed []bool, sel int, t int64) {
+	p := s.p
+	next := s.T + 1
+	for i := 0; i < p.n; i++ {
+		switch {
+		case fixed[i]:
+			if e := st.lct[i]; e > t {
+				next = min(next, e)
+			}
+		case i != sel && st.est[i] == t && p.dur[i] > 0:
+			next = min(next, t+p.dur[i])
+		}
+	}
+	s.b.spend(int64(p.n))
+	for i := 0; i < p.n; i++ {
+		if !fixed[i] && (i == sel || st.est[i] > t) {
+			s.pr.setEst(st, i, next)
+		}
+	}
 }
