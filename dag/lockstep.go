@@ -101,3 +101,14 @@ func (ls *lockstep) release() {
 	ls.gen++
 	ls.cond.Broadcast()
 }
+
+// transfer gives worker to the work worker from has not spent; from stops
+// at its next check of its budget. Called by the verdict (every worker is
+// paused or finished), it keeps the run deterministic.
+func (ls *lockstep) transfer(from, to int) {
+	f := ls.workers[from]
+	if rest := f.max - f.used; rest > 0 {
+		f.max = f.used
+		ls.workers[to].max += rest
+	}
+}

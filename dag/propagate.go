@@ -390,7 +390,10 @@ func (pr *propagator) timetable(s *windows) (changed, ok bool) {
 	segT, segU, nseg, peak := pr.segT, pr.segU, len(pr.segT), pr.peak
 	for _, i := range check {
 		di := p.dur[i]
-		if di == 0 {
+		if di == 0 || s.lct[i]-s.est[i] == di {
+			// A task whose window is its run has its whole run in the
+			// profile: it cannot move, and an overload under it already
+			// failed buildProfile.
 			continue
 		}
 		d := p.dem[i*k : (i+1)*k]

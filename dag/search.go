@@ -1,9 +1,6 @@
 package dag
 
-import (
-	"encoding/binary"
-	"slices"
-)
+import "encoding/binary"
 
 // searchOutcome is the result of one bounded search.
 type searchOutcome int
@@ -30,7 +27,8 @@ const (
 // starting before t are fixed, the others start at t or later. Its
 // candidates are the unfixed tasks whose earliest start is t; the one of
 // least latest start (ties: longest, then index) either starts at t (left
-// branch) or does not (right branch: its earliest start becomes t + 1).
+// branch) or does not (right branch: its earliest start becomes the
+// first decision time that can follow t, see postpone).
 // Without candidates the decision time advances to the first end of a
 // fixed task at or after every unfixed task's earliest start (in a
 // semi-active schedule the next start is such an end); there is none, the
@@ -55,7 +53,20 @@ type searcher struct {
 	memo  map[string][]cutset
 	// memoSize counts the cut sets stored, bounded by maxCutsets.
 	memoSize int
-	key      []byte
+	// memoT is the least makespan tested since the memo was cleared: a
+	// cut set exhausted under a makespan is exhausted under every smaller
+	// one (its completions are fewer), so the memo is kept while the
+	// tested makespan does not rise (searchDown's tests).
+	memoT int64
+	key   []byte
+	// res, when set, is the result the search works for: a test of
+	// makespan T is abandoned (aborted) once res.elsewhere − slack ≤ T (a
+	// schedule that short being known elsewhere, or, with slack 1, T
+	// being the makespan searchDown then tests).
+	res     *searchResult
+	slack   int64
+	T       int64
+	aborted bool
 }
 
 // cutset is one exhausted node of cut-set dominance: its decision time
@@ -92,18 +103,32 @@ func (s *searcher) feasible(root *windows) searchOutcome {
 	st, fixed := s.level(0)
 	st.copyFrom(root)
 	clear(fixed)
-	s.memo = map[string][]cutset{}
-	s.memoSize = 0
+	if s.memo == nil || s.T > s.memoT {
+		s.memo = map[string][]cutset{}
+		s.memoSize = 0
+	}
+	s.memoT = s.T
 	return s.dfs(0, 0)
 }
 
 // stop reports whether the budget is spent (the clock is read every 256
-// nodes).
+// nodes), or the test became pointless: another worker published a
+// schedule of makespan ≤ T at the last barrier (see searchResult).
 func (s *searcher) stop() bool {
 	if s.b.used >= s.b.max {
 		return true
 	}
-	return s.nodes&255 == 0 && s.b.done()
+	if s.nodes&255 != 0 {
+		return false
+	}
+	if s.b.done() {
+		return true
+	}
+	if s.res != nil && s.res.elsewhere > 0 && s.res.elsewhere-s.slack <= s.T {
+		s.aborted = true
+		return true
+	}
+	return false
 }
 
 // dfs explores the node at depth k with decision time t.
@@ -144,7 +169,7 @@ func (s *searcher) dfs(k int, t int64) searchOutcome {
 	child, cfixed = s.level(k + 1)
 	child.copyFrom(st)
 	copy(cfixed, fixed)
-	s.pr.setEst(child, sel, t+1)
+	s.postpone(child, cfixed, sel, t)
 	ok = s.pr.fixpoint(child)
 	s.b.spend(s.pr.take())
 	if !ok {
@@ -276,84 +301,30 @@ func (s *searcher) remember(fixed []bool, st *windows, t int64) {
 	s.b.spend(int64(len(ends)))
 }
 
-// searchResult is what a search worker publishes: lb, every makespan
-// below it refuted; ub, the least makespan of a schedule the search found
-// (or was given); start, the schedule of makespan ub it found (nil if
-// none). Workers under a lockstep write it only between barriers.
-type searchResult struct {
-	lb, ub int64
-	start  []int64
-}
-
-// searchTest searches for a schedule of makespan ≤ T: the root windows
-// are propagated and shaved, then searched.
-func (s *searcher) test(root *propagator, T int64, b *budget) searchOutcome {
+// postpone is the right branch's decision: sel does not start at t. A
+// task starts at a decision time, and the first one after t is the end
+// of a task started by then: one fixed already (ending after t) or one
+// that may still start at t (ending at t + p_i); tasks started later end
+// later. So sel, and every task not fixed whose earliest start lies after
+// t, starts at the least such end or later (T + 1 when there is none: the
+// windows then fail).
+func (s *searcher) postpone(st *windows, fixed []bool, sel int, t int64) {
 	p := s.p
-	st := newWindows(p.n, s.w, T)
-	ok := root.fixpointAll(st) && (p.n > shaveLimit || root.shave(st, b))
-	b.spend(root.take())
-	if !ok {
-		return searchRefuted
-	}
-	s.b = b
-	return s.feasible(st)
-}
-
-// searchDown proves a makespan optimal top down: it asks for a schedule
-// of makespan ≤ ub − 1; a refutation proves ub optimal at once (and
-// subsumes every smaller T), a schedule lowers ub and the question is
-// asked again, until the budget runs out.
-func searchDown(p *problem, res *searchResult, b *budget) {
-	s, root := newSearcher(p, b), newPropagator(p, true)
-	for res.lb < res.ub && !b.done() {
-		switch s.test(root, res.ub-1, b) {
-		case searchFound:
-			res.start = slices.Clone(s.start)
-			res.ub = slices.Max(endsOf(p, s.start))
-		case searchRefuted:
-			res.lb = res.ub
-		default:
-			return
+	next := s.T + 1
+	for i := 0; i < p.n; i++ {
+		switch {
+		case fixed[i]:
+			if e := st.lct[i]; e > t {
+				next = min(next, e)
+			}
+		case i != sel && st.est[i] == t && p.dur[i] > 0:
+			next = min(next, t+p.dur[i])
 		}
 	}
-}
-
-// searchUp is destructive improvement by search: from lb it asks for a
-// schedule of makespan ≤ T for T = lb, lb+1, … below stop; each
-// refutation raises lb, and a schedule found at T is optimal (lb = ub =
-// T). Best stops it at ub − 1, the makespan searchDown tests first.
-func searchUp(p *problem, res *searchResult, stop int64, b *budget) {
-	s, root := newSearcher(p, b), newPropagator(p, true)
-	for res.lb < min(res.ub, stop) && !b.done() {
-		switch s.test(root, res.lb, b) {
-		case searchFound:
-			res.start = slices.Clone(s.start)
-			res.ub = res.lb
-		case searchRefuted:
-			res.lb++
-		default:
-			return
+	s.b.spend(int64(p.n))
+	for i := 0; i < p.n; i++ {
+		if !fixed[i] && (i == sel || st.est[i] > t) {
+			s.pr.setEst(st, i, next)
 		}
 	}
-}
-
-// exact runs searchDown with half the budget, then searchUp with the
-// rest, on one goroutine; it returns the lower bound reached, the best
-// schedule found (nil if none beat ub) and whether lb = ub was proved.
-func exact(p *problem, lo, ub int64, b *budget) (lb int64, start []int64, optimal bool) {
-	res := &searchResult{lb: lo, ub: ub}
-	down := b.child(b.left() / 2)
-	searchDown(p, res, down)
-	b.merge(down)
-	searchUp(p, res, res.ub, b)
-	return res.lb, res.start, res.lb >= res.ub
-}
-
-// endsOf returns the end times of start times.
-func endsOf(p *problem, start []int64) []int64 {
-	e := make([]int64, len(start))
-	for i, s := range start {
-		e[i] = s + p.dur[i]
-	}
-	return e
 }
