@@ -49,6 +49,7 @@ fuzz:
 test-clp:
 	$(GO) vet -tags clp ./...
 	$(GO) test -tags clp ./lp/ ./pipeline/ ./cmd/...
+	$(GO) test -tags clp -run 'LP|AllBounds' ./dag/
 
 # Sharding on a real one-node Slurm (installs slurm-wlm and munge when
 # missing; needs root): sharded sweep and DAG set, merged byte-identical.
