@@ -99,7 +99,7 @@ type Rejection struct {
 	Reason string
 }
 
-// Stats counts the work of a run. Events are non-stale heap pops.
+// Stats counts the work of a run. Events are non-stale queue pops.
 type Stats struct {
 	Events, Rounds, Placements, Preemptions int64
 	Kills, Suspends, Migrations             int64
