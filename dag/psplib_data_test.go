@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/capplan/capplan/dag"
 	"github.com/capplan/capplan/datasets/dags"
+	"github.com/capplan/capplan/internal/par"
 	"github.com/capplan/capplan/internal/testdatasets"
 )
 
@@ -357,21 +357,10 @@ func TestAllBoundsJ30(t *testing.T) {
 	if testing.Short() {
 		t.Skip("480 instances with the destructive bounds")
 	}
-	work := int64(1_000_000)
-	if v, err := strconv.ParseInt(os.Getenv("DAG_J30_BOUND_WORK"), 10, 64); err == nil {
-		work = v
-	}
+	work := boundWork("DAG_J30_BOUND_WORK")
 	insts := loadPSPLIB(t, "j30", "j30opt.sm")
-	all := make([]dag.Bounds, len(insts))
 	lp := make([]int64, len(insts))
-	eachParallel(len(insts), func(i int) {
-		d, ms := insts[i].Inst.DAG, insts[i].Inst.Machines()
-		b, err := dag.AllBounds(d, ms, d.TotalDuration(), dag.Options{MaxWork: work})
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		all[i] = b
+	all := allBoundsOf(t, insts, work, func(i int, d *dag.DAG, ms [][]float64) {
 		// The LP test alone from the cheap bounds: AllBounds skips it
 		// where the search already closed the gap.
 		lp[i] = dag.LPClimbForTest(d, ms, dag.LowerBounds(d, ms).Best, d.TotalDuration(), work/4)
@@ -411,22 +400,10 @@ func TestAllBoundsJ60(t *testing.T) {
 	if testing.Short() {
 		t.Skip("480 instances with the destructive bounds")
 	}
-	work := int64(1_000_000)
-	if v, err := strconv.ParseInt(os.Getenv("DAG_J60_BOUND_WORK"), 10, 64); err == nil {
-		work = v
-	}
+	work := boundWork("DAG_J60_BOUND_WORK")
 	insts := loadPSPLIB(t, "j60", "j60hrs.sm")
 	pub := j60LowerBounds(t)
-	all := make([]dag.Bounds, len(insts))
-	eachParallel(len(insts), func(i int) {
-		d, ms := insts[i].Inst.DAG, insts[i].Inst.Machines()
-		b, err := dag.AllBounds(d, ms, d.TotalDuration(), dag.Options{MaxWork: work})
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		all[i] = b
-	})
+	all := allBoundsOf(t, insts, work, nil)
 	reached := 0
 	for i, in := range insts {
 		for _, name := range dag.BoundNames {
@@ -441,27 +418,35 @@ func TestAllBoundsJ60(t *testing.T) {
 	t.Logf("J60 AllBounds (work %d): best bound ≥ the published lower bound on %d/%d", work, reached, len(pub))
 }
 
-// eachParallel calls f(i) for every i < n on GOMAXPROCS goroutines, each
-// taking the next index.
-func eachParallel(n int, f func(i int)) {
-	var next sync.Mutex
-	k := 0
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				next.Lock()
-				i := k
-				k++
-				next.Unlock()
-				if i >= n {
-					return
-				}
-				f(i)
-			}
-		}()
+// boundWork is the work cap per instance of the all-bounds tests:
+// 1,000,000 units, or the value of the environment variable env.
+func boundWork(env string) int64 {
+	if v, err := strconv.ParseInt(os.Getenv(env), 10, 64); err == nil {
+		return v
 	}
-	wg.Wait()
+	return 1_000_000
+}
+
+// allBoundsOf runs dag.AllBounds with the sum of durations as the only
+// ceiling on every instance, on all cores, and returns the bounds in
+// instance order; also, when set, is called beside each (from several
+// goroutines, on distinct indices).
+func allBoundsOf(t *testing.T, insts []psplibInstance, work int64, also func(i int, d *dag.DAG, ms [][]float64)) []dag.Bounds {
+	all := make([]dag.Bounds, len(insts))
+	err := par.For(len(insts), 0, func(i int) error {
+		d, ms := insts[i].Inst.DAG, insts[i].Inst.Machines()
+		b, err := dag.AllBounds(d, ms, d.TotalDuration(), dag.Options{MaxWork: work})
+		if err != nil {
+			return fmt.Errorf("%v: %w", insts[i].Key, err)
+		}
+		all[i] = b
+		if also != nil {
+			also(i, d, ms)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return all
 }
