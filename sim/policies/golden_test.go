@@ -37,6 +37,8 @@ var goldenPolicies = []struct {
 	{"fifo", map[string]string{"place": "best", "k": "3"}},
 	{"sjf", map[string]string{"place": "align", "k": "8", "intra": "id"}},
 	{"tetris", map[string]string{"f": "0.5", "intra": "cp"}},
+	{"carbyne", nil},
+	{"carbyne", map[string]string{"leftover": "pack", "altruism": "0.5"}},
 }
 
 func goldenLabel(name string, args map[string]string) string {
