@@ -308,40 +308,69 @@ func (pk *stagePack) startable(s int) int64 {
 // runs alone.
 func (pk *stagePack) startForward(t sim.Tick) {
 	for {
-		best, bestK := -1, int64(0)
-		var bestA float64
-		pk.pruneReady()
-		for _, s32 := range pk.ready {
-			s := int(s32)
-			k := pk.startable(s)
-			if k == 0 {
-				continue
-			}
-			k = min(k, fitCount(pk.st[s].r, pk.free))
-			if k == 0 {
-				continue
-			}
-			if a := poolAlign(pk.st[s].r, pk.free, pk.A); best < 0 || a > bestA || a == bestA && s < best {
-				best, bestK, bestA = s, k, a
-			}
-		}
-		if best < 0 {
+		s, k := pk.pick(t, false)
+		if s < 0 {
 			break
 		}
-		pk.startBlock(best, bestK, t)
+		pk.startBlock(s, k, t)
 	}
 	if len(pk.ev) > 0 {
 		return
 	}
-	best := -1 // idle pool: an oversized task runs alone (the lowest stage)
+	if s := pk.pickIdle(false); s >= 0 {
+		pk.startBlock(s, 1, t)
+	}
+}
+
+// pick returns the ready stage to start next at time t of the forward
+// pack, or at ρ = t of the reverse one, and how many of its tasks: of the
+// stages with tasks that may start and fit (in reverse, beside the
+// reservations that begin before the block would end), the best aligned
+// with the free pool (ties: the lower stage); −1 when none.
+func (pk *stagePack) pick(t sim.Tick, reverse bool) (int, int64) {
+	best, bestK := -1, int64(0)
+	var bestA float64
+	pk.pruneReady()
+	for _, s32 := range pk.ready {
+		s := int(s32)
+		k := pk.startableIn(s, reverse)
+		if k == 0 {
+			continue
+		}
+		if reverse {
+			k = min(k, pk.fitBeside(s, t))
+		} else {
+			k = min(k, fitCount(pk.st[s].r, pk.free))
+		}
+		if k == 0 {
+			continue
+		}
+		if a := poolAlign(pk.st[s].r, pk.free, pk.A); best < 0 || a > bestA || a == bestA && s < best {
+			best, bestK, bestA = s, k, a
+		}
+	}
+	return best, bestK
+}
+
+// pickIdle returns the lowest ready stage with a task that may start, or
+// −1: on an otherwise idle pool a task too big for it runs alone.
+func (pk *stagePack) pickIdle(reverse bool) int {
+	best := -1
 	for _, s := range pk.ready {
-		if pk.startable(int(s)) > 0 && (best < 0 || int(s) < best) {
+		if pk.startableIn(int(s), reverse) > 0 && (best < 0 || int(s) < best) {
 			best = int(s)
 		}
 	}
-	if best >= 0 {
-		pk.startBlock(best, 1, t)
+	return best
+}
+
+// startableIn is startable in the forward pack and rStartable in the
+// reverse one.
+func (pk *stagePack) startableIn(s int, reverse bool) int64 {
+	if reverse {
+		return pk.rStartable(s)
 	}
+	return pk.startable(s)
 }
 
 func (pk *stagePack) startBlock(s int, k int64, t sim.Tick) {
@@ -360,11 +389,12 @@ func ceilDiv(a, b sim.Tick) sim.Tick {
 	return (a + b - 1) / b
 }
 
-// lone returns the stage of the only running block when it can repeat in
-// identical waves: no other ready stage may start, and the stage has no
-// one-to-one links (whose counts change wave by wave); −1 otherwise. Each
-// wave end then frees exactly what the next wave of the same size takes.
-func (pk *stagePack) lone() int32 {
+// lone returns the stage of the only running block of the forward or
+// reverse pack when it can repeat in identical waves: no other ready
+// stage may start, and the stage has no one-to-one links (whose counts
+// change wave by wave); −1 otherwise. Each wave end then frees exactly
+// what the next wave of the same size takes.
+func (pk *stagePack) lone(reverse bool) int32 {
 	if len(pk.ev) != 1 {
 		return -1
 	}
@@ -374,7 +404,7 @@ func (pk *stagePack) lone() int32 {
 		return -1
 	}
 	for _, q := range pk.ready {
-		if q != e.s && pk.left[q] > 0 && pk.startable(int(q)) > 0 {
+		if q != e.s && pk.left[q] > 0 && pk.startableIn(int(q), reverse) > 0 {
 			return -1
 		}
 	}
@@ -384,7 +414,7 @@ func (pk *stagePack) lone() int32 {
 // jumpForward skips the identical waves of a lone block in O(1): the
 // pack's stage waves make long single-stage stretches cost one step.
 func (pk *stagePack) jumpForward() {
-	s := pk.lone()
+	s := pk.lone(false)
 	if s < 0 {
 		return
 	}

@@ -138,33 +138,11 @@ func (pk *stagePack) rStartable(s int) int64 {
 // beside the reservations that begin before the block would end.
 func (pk *stagePack) startReverse(rho sim.Tick) {
 	for {
-		best, bestK := -1, int64(0)
-		var bestA float64
-		pk.pruneReady()
-		for _, s32 := range pk.ready {
-			s := int(s32)
-			k := pk.rStartable(s)
-			if k == 0 {
-				continue
-			}
-			k = min(k, pk.fitBeside(s, rho))
-			if k == 0 {
-				continue
-			}
-			if a := poolAlign(pk.st[s].r, pk.free, pk.A); best < 0 || a > bestA || a == bestA && s < best {
-				best, bestK, bestA = s, k, a
-			}
-		}
-		if best < 0 {
+		s, k := pk.pick(rho, true)
+		if s < 0 {
 			break
 		}
-		st := &pk.st[best]
-		pk.take(st.r, bestK)
-		pk.left[best] -= bestK
-		pk.run[best] += bestK
-		st.rplac += bestK
-		pk.ev.push(packEv{rho + st.dur, int32(best), bestK})
-		pk.blocks = append(pk.blocks, packBlock{int32(best), rho, bestK, 1})
+		pk.startReverseBlock(s, k, rho)
 	}
 	if len(pk.ev) > 0 {
 		return
@@ -172,21 +150,21 @@ func (pk *stagePack) startReverse(rho sim.Tick) {
 	if _, later := pk.nextReverse(rho); later {
 		return // a reservation change comes first
 	}
-	best := -1 // idle pool: an oversized task runs alone (the lowest stage)
-	for _, s := range pk.ready {
-		if pk.rStartable(int(s)) > 0 && (best < 0 || int(s) < best) {
-			best = int(s)
-		}
+	if s := pk.pickIdle(true); s >= 0 { // idle pool: an oversized task runs alone
+		pk.startReverseBlock(s, 1, rho)
 	}
-	if best >= 0 {
-		st := &pk.st[best]
-		pk.take(st.r, 1)
-		pk.left[best]--
-		pk.run[best]++
-		st.rplac++
-		pk.ev.push(packEv{rho + st.dur, int32(best), 1})
-		pk.blocks = append(pk.blocks, packBlock{int32(best), rho, 1, 1})
-	}
+}
+
+// startReverseBlock starts k tasks of stage s at rho in the reverse pack
+// and records the block.
+func (pk *stagePack) startReverseBlock(s int, k int64, rho sim.Tick) {
+	st := &pk.st[s]
+	pk.take(st.r, k)
+	pk.left[s] -= k
+	pk.run[s] += k
+	st.rplac += k
+	pk.ev.push(packEv{rho + st.dur, int32(s), k})
+	pk.blocks = append(pk.blocks, packBlock{int32(s), rho, k, 1})
 }
 
 // pruneReady drops the stages with no pending task left from the ready
@@ -237,7 +215,7 @@ func (pk *stagePack) fitBeside(s int, rho sim.Tick) int64 {
 // jumpReverse is jumpForward for the reverse pack, for the block just
 // started at rho, up to the next change of the reservations.
 func (pk *stagePack) jumpReverse(rho sim.Tick) {
-	s := pk.lone()
+	s := pk.lone(true)
 	if s < 0 || len(pk.blocks) == 0 {
 		return
 	}
@@ -246,11 +224,6 @@ func (pk *stagePack) jumpReverse(rho sim.Tick) {
 	e := &pk.ev[0]
 	if b.s != s || b.rho != rho || b.waves != 1 || e.at != rho+st.dur {
 		return
-	}
-	for _, q := range pk.ready { // rStartable, not startable, decides in reverse
-		if q != s && pk.left[q] > 0 && pk.rStartable(int(q)) > 0 {
-			return
-		}
 	}
 	m := pk.left[s] / e.n
 	limit := sim.Tick(math.MaxInt64)
