@@ -7,7 +7,8 @@
 // parallel schedule generation, sampling, forward–backward improvement),
 // Graphene's offline builder (Grandl et al., OSDI 2016, §4), the
 // destructive lower bounds (propagation with energetic reasoning and
-// shaving, stage-level energy, the Brucker–Knust LP test, exact search;
+// shaving over the resources and redundant clique resources, stage-level
+// energy, the Brucker–Knust LP test by column generation, exact search;
 // AllBounds) and Best, which combines them under a deterministic work
 // budget and names the bound that proves a schedule optimal.
 //

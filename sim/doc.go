@@ -1,6 +1,7 @@
 // Package sim is capplan's discrete-event cluster simulator core
 // (SIMULATE.md §1): int64 ticks, an event queue ordered by (time, kind,
-// ids), one scheduling Round per distinct timestamp, a free-capacity index
+// ids) (a radix heap over times, queue.go: the queue is monotone), one
+// scheduling Round per distinct timestamp, a free-capacity index
 // per machine class, placement constraints, preemption, suspension,
 // migration, container mode, per-device fit of GPUs, counter-based
 // duration noise, invariant checks and metrics. Policies (sub-package policies) read a State and act
