@@ -120,55 +120,53 @@ func (pr *propagator) shaveWith(s *windows, b *budget, energetic bool) bool {
 			if p.dur[i] == 0 {
 				continue
 			}
-			// Earliest start: the least v in [est, lst] with "start ≤ v"
-			// not refuted; every start below it is impossible.
-			lo, hi := s.est[i], s.lct[i]-p.dur[i]
-			if lo < hi && pr.refutesWith(s, probe, i, lo, true, energetic) {
-				for lo+1 < hi { // invariant: start ≤ lo refuted, start ≤ hi not tested or possible
-					mid := lo + (hi-lo)/2
-					if pr.refutesWith(s, probe, i, mid, true, energetic) {
-						lo = mid
-					} else {
-						hi = mid
-					}
-				}
-				pr.setEst(s, i, lo+1)
-				if !pr.fixpoint(s) {
-					b.spend(pr.take())
+			for _, early := range [2]bool{true, false} {
+				moved, ok := pr.shaveSide(s, probe, i, early, energetic)
+				b.spend(pr.take())
+				if !ok {
 					return false
 				}
-				changed = true
-			}
-			b.spend(pr.take())
-			if b.done() {
-				return true
-			}
-			// Latest end, symmetrically: the greatest v in [ect, lct]
-			// with "end ≥ v" not refuted.
-			lo, hi = s.est[i]+p.dur[i], s.lct[i]
-			if lo < hi && pr.refutesWith(s, probe, i, hi, false, energetic) {
-				for lo+1 < hi {
-					mid := lo + (hi-lo)/2
-					if pr.refutesWith(s, probe, i, mid, false, energetic) {
-						hi = mid
-					} else {
-						lo = mid
-					}
+				changed = changed || moved
+				if b.done() {
+					return true
 				}
-				pr.setLct(s, i, hi-1)
-				if !pr.fixpoint(s) {
-					b.spend(pr.take())
-					return false
-				}
-				changed = true
-			}
-			b.spend(pr.take())
-			if b.done() {
-				return true
 			}
 		}
 	}
 	return true
+}
+
+// shaveSide tightens one side of task i's window by binary search over
+// probes: the earliest start (early) to the least v in [est, lst] with
+// "start ≤ v" not refuted (every start below it is impossible), or the
+// latest end to the greatest v in [ect, lct] with "end ≥ v" not refuted.
+// It reports whether the window moved and whether s is still consistent
+// after propagating the move.
+func (pr *propagator) shaveSide(s, probe *windows, i int, early, energetic bool) (moved, ok bool) {
+	d := pr.p.dur[i]
+	lo, hi, first := s.est[i], s.lct[i]-d, s.est[i] // starts
+	if !early {
+		lo, hi, first = s.est[i]+d, s.lct[i], s.lct[i] // ends
+	}
+	if lo >= hi || !pr.refutesWith(s, probe, i, first, early, energetic) {
+		return false, true
+	}
+	// Invariant: the refuted side (lo when early, hi otherwise) is
+	// refuted; the other is possible or untested.
+	for lo+1 < hi {
+		mid := lo + (hi-lo)/2
+		if pr.refutesWith(s, probe, i, mid, early, energetic) == early {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	if early {
+		pr.setEst(s, i, lo+1)
+	} else {
+		pr.setLct(s, i, hi-1)
+	}
+	return true, pr.fixpoint(s)
 }
 
 // refutesWith reports whether propagation refutes s with task i starting

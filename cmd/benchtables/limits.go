@@ -28,15 +28,11 @@ func limitsTables(quick bool) error {
 		fmt.Printf("Limits table skipped: %v\n\n", err)
 		return nil
 	}
-	dir, err := os.MkdirTemp("", "capplan-limits-")
+	bin, dir, err := buildCapplan("capplan-limits-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	bin, err := buildCapplan(dir)
-	if err != nil {
-		return err
-	}
 	t := reports.Table{Title: "Big inputs at the default limits (--max-memory 1536Mi, --max-tasks 5000, --max-edges 200000): capplan dag schedule FILE --machines 2 --method graphene --compare bfs,cp,tetris --xlsx x.xlsx -o x.json",
 		Header: []string{"INPUT", "ROWS", "WALL TIME", "PEAK RSS", "OUTCOME"},
 		Align:  []reports.Align{reports.AlignLeft, reports.AlignRight, reports.AlignRight, reports.AlignRight, reports.AlignLeft}}

@@ -243,15 +243,11 @@ func lpTable(quick bool) error {
 // processTable runs the capplan binary end to end on generated input files
 // (read, solve, verify, write JSON) and reports wall time and peak RSS.
 func processTable(quick bool) error {
-	dir, err := os.MkdirTemp("", "capplan-bench-")
+	bin, dir, err := buildCapplan("capplan-bench-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	bin, err := buildCapplan(dir)
-	if err != nil {
-		return err
-	}
 	t := reports.Table{
 		Title:  "Whole process: capplan fairshare -c cluster.yaml -d demand.yaml -o out.json (best of 3)",
 		Header: []string{"instance", "flags", "wall time", "peak RSS"},

@@ -32,15 +32,11 @@ import (
 // under --compare fifo,drf,tetris. Wall times on a shared machine count
 // waiting too, so the loop is also measured in CPU time.
 func simTables(quick bool) error {
-	dir, err := os.MkdirTemp("", "capplan-simbench-")
+	bin, dir, err := buildCapplan("capplan-simbench-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	bin, err := buildCapplan(dir)
-	if err != nil {
-		return err
-	}
 	if err := simLoopTable(quick, bin, dir); err != nil {
 		return err
 	}
@@ -56,6 +52,32 @@ type simLoopRun struct {
 	stats     sim.Stats
 	wall, cpu time.Duration
 	mallocs   uint64
+}
+
+// simLoopMedian runs policy name simLoopRuns times on one core, as
+// SIMULATE.md §6 measures, and returns the run of median CPU time (a
+// single 50 ms run on a shared machine is mostly noise).
+func simLoopMedian(name string, c *sim.Cluster, us []sim.User, jobs []sim.Job) (simLoopRun, error) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	var runs []simLoopRun
+	for range simLoopRuns {
+		pol, err := policies.New(name, nil)
+		if err != nil {
+			return simLoopRun{}, err
+		}
+		var ms0, ms1 runtime.MemStats
+		runtime.ReadMemStats(&ms0)
+		cpu0, t0 := cpuTime(), time.Now()
+		res, err := sim.Run(sim.Config{Cluster: c, Users: us, Policy: pol, Seed: 1, TickSeconds: 0.001}, sim.NewSliceSource(jobs))
+		if err != nil {
+			return simLoopRun{}, err
+		}
+		wall, cpu := time.Since(t0), cpuTime()-cpu0
+		runtime.ReadMemStats(&ms1)
+		runs = append(runs, simLoopRun{res.Stats, wall, cpu, ms1.Mallocs - ms0.Mallocs})
+	}
+	slices.SortFunc(runs, func(a, b simLoopRun) int { return cmp.Compare(a.cpu, b.cpu) })
+	return runs[len(runs)/2], nil
 }
 
 // simLoopJobs is the W-FB size of the loop table: 1,076 jobs are about
@@ -84,36 +106,10 @@ func simLoopTable(quick bool, bin, dir string) error {
 		names = []string{"fifo", "drf", "tetris"}
 	}
 	for _, name := range names {
-		pol, err := policies.New(name, nil)
+		r, err := simLoopMedian(name, g.Cluster(), g.Users(), jobs)
 		if err != nil {
 			return err
 		}
-		// One core, as SIMULATE.md §6 measures; the median of simLoopRuns
-		// runs by CPU time (a single 50 ms run on a shared machine is
-		// mostly noise).
-		prev := runtime.GOMAXPROCS(1)
-		var runs []simLoopRun
-		for range simLoopRuns {
-			var ms0, ms1 runtime.MemStats
-			runtime.ReadMemStats(&ms0)
-			cpu0, t0 := cpuTime(), time.Now()
-			res, err := sim.Run(sim.Config{Cluster: g.Cluster(), Users: g.Users(), Policy: pol, Seed: 1, TickSeconds: 0.001},
-				sim.NewSliceSource(jobs))
-			if err != nil {
-				runtime.GOMAXPROCS(prev)
-				return err
-			}
-			wall, cpu := time.Since(t0), cpuTime()-cpu0
-			runtime.ReadMemStats(&ms1)
-			runs = append(runs, simLoopRun{res.Stats, wall, cpu, ms1.Mallocs - ms0.Mallocs})
-			if pol, err = policies.New(name, nil); err != nil {
-				runtime.GOMAXPROCS(prev)
-				return err
-			}
-		}
-		runtime.GOMAXPROCS(prev)
-		slices.SortFunc(runs, func(a, b simLoopRun) int { return cmp.Compare(a.cpu, b.cpu) })
-		r := runs[len(runs)/2]
 		st, wall, cpu := r.stats, r.wall, r.cpu
 		_, rss, err := runCapplan(bin, "simulate", "--workload", "fb", "--wparam", fmt.Sprintf("jobs=%d,machines=1000", simLoopJobs),
 			"--load", "0.9", "--policy", name, "-o", filepath.Join(dir, "out.json"))
@@ -206,15 +202,21 @@ func runCapplan(bin string, args ...string) (time.Duration, int64, error) {
 	return wall, rss, nil
 }
 
-// buildCapplan builds the capplan binary into dir and returns its path.
-func buildCapplan(dir string) (string, error) {
-	bin := filepath.Join(dir, "capplan")
+// buildCapplan builds the capplan binary into a new temporary directory
+// named after prefix and returns the binary's path and the directory,
+// which the caller removes (on an error nothing is left behind).
+func buildCapplan(prefix string) (bin, dir string, err error) {
+	if dir, err = os.MkdirTemp("", prefix); err != nil {
+		return "", "", err
+	}
+	bin = filepath.Join(dir, "capplan")
 	build := exec.Command("go", "build", "-o", bin, "./cmd/capplan")
 	build.Stderr = os.Stderr
 	if err := build.Run(); err != nil {
-		return "", fmt.Errorf("building capplan: %w", err)
+		os.RemoveAll(dir)
+		return "", "", fmt.Errorf("building capplan: %w", err)
 	}
-	return bin, nil
+	return bin, dir, nil
 }
 
 // cpuTime returns this process's user + system CPU time.
