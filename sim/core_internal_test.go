@@ -175,7 +175,43 @@ func testFreeIndex(t *testing.T, D int, slot bool) {
 		if x.Holds(c, r) != (len(want) > 0) && len(want) > 0 {
 			t.Fatalf("step %d: Holds false with a fitting machine", step)
 		}
+		// A round's pattern: place r on first fits, the index falling
+		// under FirstFit's cursor, asking now and then for a larger
+		// demand (which the cursor serves too) or a smaller one.
+		for range rng.IntN(4) {
+			ask := r
+			if rng.IntN(3) == 0 {
+				ask = slices.Clone(r)
+				d := rng.IntN(D)
+				ask[d] = max(ask[d]+int64(rng.IntN(3))-1, 0)
+			}
+			want := NoMachine
+			for k := 0; k < M; k++ {
+				if class[k] == c && free[k] != nil && !hidden[k] && slots[k] >= 1 && free[k].Dominates(ask) {
+					want = MachineID(k)
+					break
+				}
+			}
+			if got := x.FirstFit(c, ask); got != want {
+				t.Fatalf("step %d: FirstFit(%d, %v) after placements = %d, want %d", step, c, ask, got, want)
+			}
+			if want == NoMachine {
+				break
+			}
+			for d := range free[want] {
+				free[want][d] -= ask[d]
+			}
+			slots[want] -= int64(b2i(slot))
+			x.set(want, free[want], slots[want], hidden[want])
+		}
 	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // TestShareComparisons checks the exact comparisons against math/big.

@@ -340,6 +340,11 @@ func (s *engine) newRun() int32 {
 		s.freeRuns = s.freeRuns[:n-1]
 		return k
 	}
+	if len(s.runs) == cap(s.runs) {
+		// Twice the room: append grows a large slice by a quarter,
+		// copying the table about five times its final size over a run.
+		s.runs = slices.Grow(s.runs, max(64, len(s.runs)))
+	}
 	s.runs = append(s.runs, runRT{})
 	return int32(len(s.runs) - 1)
 }

@@ -31,6 +31,20 @@ type classTree struct {
 	node     []int64 // 2·size nodes of w values; node 1 is the root
 	cap      Vec     // the class's capacity (BestAligned)
 	align    *alignIndex
+	hint     fitHint
+}
+
+// fitHint remembers the last first fit of a class tree, as a cursor: no
+// leaf left of leaf holds need (leaf −1: no leaf holds it). It stays
+// true while leaves left of it only fall (FreeIndex.set drops the hint
+// when one rises), and then holds for every demand that dominates need,
+// so that a first fit of such a demand starts at leaf instead of the
+// root. Placing task after task of one demand, as most rounds do, then
+// costs one leaf comparison while the last machine still has room.
+type fitHint struct {
+	valid bool
+	leaf  int
+	need  padBuf // the padded demand, w ≤ len(padBuf) values
 }
 
 // unfit marks padding leaves and hidden machines: below every demand.
@@ -85,6 +99,9 @@ func (x *FreeIndex) set(m MachineID, free Vec, slots int64, hidden bool) {
 			v[d] = unfit
 		}
 	}
+	if h := &t.hint; h.valid && (h.leaf < 0 || int(x.leaf[m]) < h.leaf) && rises(node[k*w:k*w+w], v) {
+		h.valid = false // a machine left of the cursor may hold its demand now
+	}
 	if w == 4 {
 		set4(node, k, (*[4]int64)(v))
 		return
@@ -137,6 +154,17 @@ func set4(node []int64, k int, v *[4]int64) {
 		}
 		p[0], p[1], p[2], p[3] = v0, v1, v2, v3
 	}
+}
+
+// rises reports whether some value of v exceeds its value in p
+// (len(p) = len(v)).
+func rises(p, v []int64) bool {
+	for d, y := range v[:len(p)] {
+		if y > p[d] {
+			return true
+		}
+	}
+	return false
 }
 
 // raise sets p to max(p, v) value by value (len(p) = len(v), a multiple
@@ -220,10 +248,51 @@ func (x *FreeIndex) fits(t *classTree, k int, r Vec) bool {
 func (x *FreeIndex) FirstFit(c ClassID, r Vec) MachineID {
 	t := &x.trees[c]
 	var buf padBuf
-	if k := firstFrom(t.node, t.size, 1, x.pad(r, &buf)); k >= 0 {
+	need := x.pad(r, &buf)
+	h := &t.hint
+	var k int
+	switch {
+	case x.w > len(h.need):
+		k = firstFrom(t.node, t.size, 1, need) // no room for a hint
+	case h.valid && dominates(need, h.need[:x.w]):
+		k = t.resume(h.leaf, need)
+	default:
+		k = firstFrom(t.node, t.size, 1, need)
+	}
+	if x.w <= len(h.need) {
+		h.valid, h.leaf = true, k
+		copy(h.need[:], need)
+	}
+	if k >= 0 {
 		return t.machines[k]
 	}
 	return NoMachine
+}
+
+// resume returns the first leaf at or right of leaf l that holds need, or
+// −1 (l = −1: none). No leaf left of l may hold need.
+func (t *classTree) resume(l int, need []int64) int {
+	if l < 0 {
+		return -1
+	}
+	k := t.size + l
+	if holds(t.node, k, need) {
+		return l
+	}
+	if k = nextRight(t.node, k, need); k < 0 {
+		return -1
+	}
+	return firstFrom(t.node, t.size, k, need)
+}
+
+// dominates reports whether a ≥ b value by value (len(a) = len(b)).
+func dominates(a, b []int64) bool {
+	for d, y := range b[:len(a)] {
+		if a[d] < y {
+			return false
+		}
+	}
+	return true
 }
 
 // firstFrom returns the leftmost leaf, at or right of node k's subtree in

@@ -39,8 +39,10 @@ type eventQueue struct {
 	full   [qLevels][qWidth / 64]uint64
 	levels uint64
 	n      int
-	// spare is the array the next bucket to outgrow its own takes.
-	spare []event
+	// arrays keeps the arrays of emptied buckets for the buckets that
+	// outgrow theirs: the large arrays follow the bursts of events down
+	// the levels.
+	arrays pool[event]
 }
 
 // bucket is one bucket of eventQueue (2,048 of them: 80 KiB), in one
@@ -96,18 +98,13 @@ func (q *eventQueue) add(e event, last Tick) {
 	q.levels |= 1 << L
 }
 
-// grow gives bucket b a larger array: the spare when it is larger, or a
-// new one of twice the size.
+// grow gives bucket b an array of twice the room.
 func (q *eventQueue) grow(b *bucket) {
 	old := b.ev
-	a := q.spare
-	if len(a) > len(old) {
-		q.spare = old
-	} else {
-		a = make([]event, max(8, 2*len(old)))
-	}
+	a := q.arrays.get(max(8, 2*len(old)))
 	copy(a, old)
-	b.ev = a
+	b.ev = a[:cap(a)]
+	q.arrays.put(old)
 }
 
 // lowest returns the lowest non-empty bucket; the buckets must not all
@@ -175,15 +172,11 @@ func (q *eventQueue) advance() {
 		}
 	}
 	b.n = 0
-	// The emptied array goes to the spare when it is larger: the large
-	// arrays follow the bursts of events down the levels. A bucket keeps
-	// at most qKeep events' room while empty, so that what the queue
-	// holds beyond its events is bounded (2,048 × qKeep events and the
-	// spare, itself no larger than the largest burst).
-	if len(b.ev) > len(q.spare) {
-		b.ev, q.spare = q.spare, b.ev
-	}
+	// A bucket keeps at most qKeep events' room while empty, so that what
+	// the queue holds beyond its events is bounded: 2,048 × qKeep events
+	// and the pool, which holds no more than the largest bursts held.
 	if len(b.ev) > qKeep {
+		q.arrays.put(b.ev)
 		b.ev = nil
 	}
 }
