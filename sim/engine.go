@@ -63,9 +63,8 @@ type engine struct {
 	// roundObs are the observers told after every Round (RoundObserver).
 	roundObs []RoundObserver
 
-	stats  Stats
-	warmed uint32 // sink of warm's reads
-	err    error
+	stats Stats
+	err   error
 }
 
 // machRT is the run-time state of one machine besides its free vector,
@@ -246,7 +245,6 @@ func (s *engine) run(src JobSource) (*Result, error) {
 		changed, timer := false, false
 		for s.heap.pending() && s.err == nil {
 			ev := s.heap.pop()
-			s.warm()
 			switch ev.kind() {
 			case evFinish:
 				if j, v, k, ok := s.live(ev); ok {
@@ -302,21 +300,6 @@ func (s *engine) run(src JobSource) (*Result, error) {
 		}
 	}
 	return s.rec.result(), nil
-}
-
-// warm reads the run record and the job the next event names (a finish
-// or a kill), so that their cache lines arrive while the current event is
-// applied: a prefetch in plain Go.
-func (s *engine) warm() {
-	e := s.heap.peek()
-	if e == nil || e.kind() > evKill || int(e.slot) >= len(s.runs) {
-		return
-	}
-	if r := &s.runs[e.slot]; r.job >= 0 {
-		if j := s.jobs[r.job]; j != nil {
-			s.warmed += uint32(j.running)
-		}
-	}
 }
 
 // live returns the job, task and run record of a finish or kill event

@@ -46,15 +46,13 @@ type eventQueue struct {
 }
 
 // bucket is one bucket of eventQueue (2,048 of them: 80 KiB), in one
-// 40-byte record: ev[:n] are
-// its events. The array keeps its full length and only n changes, so
+// 40-byte record: ev[:n] are its events. The array keeps its full length and only n changes, so
 // that adding an event writes no slice header (a pointer: while the
 // collector runs, each such write would pass its write barrier).
 type bucket struct {
 	ev []event
 	n  int32
-	at int32 // the index of an event at lo
-	lo Tick  // the least time of its events, when n > 0
+	lo Tick // the least time of its events, when n > 0
 }
 
 const (
@@ -87,7 +85,7 @@ func (q *eventQueue) add(e event, last Tick) {
 	b := &q.b[L*qWidth+d]
 	k := b.n
 	if k == 0 || e.at < b.lo {
-		b.lo, b.at = e.at, k
+		b.lo = e.at
 	}
 	if int(k) == len(b.ev) {
 		q.grow(b)
@@ -132,19 +130,6 @@ func (q *eventQueue) next() Tick {
 
 // pending reports whether an event is left at the current time.
 func (q *eventQueue) pending() bool { return q.cur.len() > 0 }
-
-// peek returns the least event at the current time, or else one at the
-// next time (the least or a tie of it), or nil when the queue is empty.
-func (q *eventQueue) peek() *event {
-	if q.cur.len() > 0 {
-		return q.cur.min()
-	}
-	if q.levels == 0 {
-		return nil
-	}
-	_, b := q.lowest()
-	return &b.ev[b.at]
-}
 
 // pop removes and returns the least event at the current time; pending
 // must be true.
