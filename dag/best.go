@@ -76,6 +76,10 @@ const (
 	// never raised the best bound; with these shares Best proves 459 of
 	// the 480 optimal at the default budget).
 	smallSearch = 48
+	// wideGap is the gap between the constructed schedule and the bound,
+	// relative to the bound, above which Best gives the searches a third
+	// of their usual shares (improve).
+	wideGap = 0.1
 	// islands is the number of genetic-algorithm populations of the
 	// improvement phase. It is fixed, not the number of cores, so that the
 	// result does not depend on the machine.
@@ -185,12 +189,20 @@ func improve(d *DAG, machines [][]float64, o Options, b *Bounds, p *problem, win
 		// can only help by finding a schedule at the bound, which the
 		// search also finds, so the search gets most of the budget. On
 		// small DAGs the search proves most makespans optimal and takes
-		// the larger share; on larger ones the islands keep more.
+		// the larger share; on larger ones the islands keep more, and most
+		// when construction leaves the best schedule more than wideGap
+		// above the bound: the searches rarely close such a gap within the
+		// budget, while the islands' schedules keep improving (on ProGen
+		// J120 projects, a third of the usual search shares gives schedules
+		// 0.41% shorter on average and none longer; on PSPLIB J60 0.015%
+		// shorter with as many proofs).
 		switch {
 		case win.ms-b.Best <= 1:
 			shares = append(shares, int64(0.8*left), 0)
 		case p.n <= smallSearch:
 			shares = append(shares, int64(0.8*left), int64(0.1*left))
+		case float64(win.ms-b.Best) > wideGap*float64(b.Best):
+			shares = append(shares, int64(0.35/3*left), int64(0.25/3*left))
 		default:
 			shares = append(shares, int64(0.35*left), int64(0.25*left))
 		}

@@ -23,7 +23,7 @@ import (
 
 func main() {
 	quick := flag.Bool("quick", false, "smaller sizes only")
-	only := flag.String("only", "", "comma-separated groups to run: fairshare, lp, process, shapes, dag, pack, vbp, sim, online, constraints, limits (default all)")
+	only := flag.String("only", "", "comma-separated groups to run: fairshare, lp, process, shapes, dag, progen, pack, vbp, sim, online, constraints, limits (default all)")
 	flag.Parse()
 	if err := run(*quick, *only); err != nil {
 		fmt.Fprintln(os.Stderr, "benchtables:", err)
@@ -38,7 +38,7 @@ func run(quick bool, only string) error {
 		table func(bool) error
 	}{
 		{"fairshare", fairShareTable}, {"lp", lpTable}, {"process", processTable},
-		{"shapes", shapesTables}, {"dag", dagTables}, {"pack", packTable}, {"vbp", vbpTables},
+		{"shapes", shapesTables}, {"dag", dagTables}, {"progen", dagProGenTable}, {"pack", packTable}, {"vbp", vbpTables},
 		{"sim", simTables}, {"online", onlineTables}, {"constraints", constraintTables}, {"limits", limitsTables},
 	}
 	var selected []func(bool) error
@@ -48,7 +48,7 @@ func run(quick bool, only string) error {
 		}
 	}
 	if len(selected) == 0 {
-		return fmt.Errorf("-only %q names no table group (fairshare, lp, process, shapes, dag, pack, vbp, sim, online, constraints, limits)", only)
+		return fmt.Errorf("-only %q names no table group (fairshare, lp, process, shapes, dag, progen, pack, vbp, sim, online, constraints, limits)", only)
 	}
 	return inOrder(quick, selected...)
 }
