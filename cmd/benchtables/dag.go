@@ -108,13 +108,7 @@ func dagLoadPSPLIBSet(set, refFile string, quick bool) ([]dagPSPLIBCase, error) 
 			if quick && i > 1 {
 				break
 			}
-			name := filepath.Join(dir, fmt.Sprintf("%s%d_%d.sm", set, p, i))
-			g, err := os.Open(name)
-			if err != nil {
-				return nil, err
-			}
-			inst, err := dags.ParsePSPLIB(name, g)
-			g.Close()
+			inst, err := dagReadPSPLIB(set, p, i)
 			if err != nil {
 				return nil, err
 			}
@@ -122,6 +116,18 @@ func dagLoadPSPLIBSet(set, refFile string, quick bool) ([]dagPSPLIBCase, error) 
 		}
 	}
 	return out, nil
+}
+
+// dagReadPSPLIB reads instance i of parameter combination p of a PSPLIB
+// set from the shared data.
+func dagReadPSPLIB(set string, p, i int) (*dags.PSPLIB, error) {
+	name := filepath.Join(sharedDatasets, "psplib", set, fmt.Sprintf("%s%d_%d.sm", set, p, i))
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return dags.ParsePSPLIB(name, f)
 }
 
 func dagPSPLIBTables(quick bool) error {

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"runtime"
 	"time"
 
@@ -28,7 +27,7 @@ func dagProGenTable(quick bool) error {
 		perCombo = 1
 	}
 	t := reports.Table{
-		Title: fmt.Sprintf("dag best on ProGen projects (PSPLIB's generator: %d per parameter combination, seeds 1000·P + i) and, for calibration, on PSPLIB J60; seed 1, default budget, one core per instance", perCombo),
+		Title:  fmt.Sprintf("dag best on ProGen projects (PSPLIB's generator: %d per parameter combination, seeds 1000·P + i) and, for calibration, on PSPLIB J60; seed 1, default budget, one core per instance", perCombo),
 		Header: []string{"projects", "instances", "mean dev. above CP", "mean gap to own bound", "proven optimal", "mean time", "max time"},
 		Align:  []reports.Align{reports.AlignLeft, reports.AlignRight, reports.AlignRight, reports.AlignRight, reports.AlignRight, reports.AlignRight, reports.AlignRight},
 	}
@@ -90,13 +89,7 @@ func dagProGenTable(quick bool) error {
 func dagPSPLIBFirsts(set string) ([]*dags.PSPLIB, error) {
 	var out []*dags.PSPLIB
 	for p := 1; p <= 48; p++ {
-		name := filepath.Join(sharedDatasets, "psplib", set, fmt.Sprintf("%s%d_1.sm", set, p))
-		f, err := os.Open(name)
-		if err != nil {
-			return nil, err
-		}
-		inst, err := dags.ParsePSPLIB(name, f)
-		f.Close()
+		inst, err := dagReadPSPLIB(set, p, 1)
 		if err != nil {
 			return nil, err
 		}
