@@ -245,4 +245,3 @@ func (g *arcSet) add(i, j int) {
 		}
 	}
 }
-
