@@ -6,8 +6,11 @@ package sim
 // of the free task slots, when some machine has a slot limit). A subtree
 // whose maximum does not dominate a demand holds no fitting machine, so
 // FirstFit prunes it: O(D log n) when the first candidate subtree fits,
-// more only when per-dimension maxima come from different machines.
-// Machines reserved for a claimant are hidden from the index.
+// more only when per-dimension maxima come from different machines; and
+// each class tree keeps its last first fit as a cursor (fitHint), so that
+// task after task of one demand is placed in O(1) while the machine last
+// found keeps room. Machines reserved for a claimant are hidden from the
+// index.
 //
 // Layout, for speed: a node is w values, w the stored dimensions rounded
 // up to a multiple of 4 (unused values are 0 in every machine's leaf, and

@@ -46,9 +46,10 @@ type eventQueue struct {
 }
 
 // bucket is one bucket of eventQueue (2,048 of them: 80 KiB), in one
-// 40-byte record: ev[:n] are its events. The array keeps its full length and only n changes, so
-// that adding an event writes no slice header (a pointer: while the
-// collector runs, each such write would pass its write barrier).
+// 40-byte record: ev[:n] are its events. The array keeps its full length
+// and only n changes, so that adding an event writes no slice header (a
+// pointer: while the collector runs, each such write would pass its write
+// barrier).
 type bucket struct {
 	ev []event
 	n  int32
