@@ -60,8 +60,12 @@ func (e *existsError) Error() string {
 	if len(e.paths) > 1 {
 		verb = "exist"
 	}
-	return fmt.Sprintf("%s already %s; remove them or choose another directory (capplan example writes %s)",
-		strings.Join(e.paths, ", "), verb, plural.Count(e.total, "file"))
+	shown, more := e.paths, ""
+	if len(shown) > 5 { // a generated set has hundreds
+		shown, more = shown[:3], fmt.Sprintf(" and %d more", len(shown)-3)
+	}
+	return fmt.Sprintf("%s%s already %s; remove them or choose another directory (capplan example writes %s)",
+		strings.Join(shown, ", "), more, verb, plural.Count(e.total, "file"))
 }
 
 func (e *existsError) Unwrap() error { return ErrExists }
@@ -79,6 +83,11 @@ func WriteXFlexExample(dir string) error {
 	files := XFlexExampleFiles()
 	return writeFiles(dir, map[string][]byte{"cluster.yaml": files["cluster.yaml"], "demand.yaml": files["demand.yaml"]})
 }
+
+// WriteNewFiles writes files (name → content) into dir, created if needed,
+// each atomically; if any of them exists, it writes nothing and says
+// which.
+func WriteNewFiles(dir string, files map[string][]byte) error { return writeFiles(dir, files) }
 
 // writeFiles writes files into dir, refusing to overwrite any.
 func writeFiles(dir string, files map[string][]byte) error {

@@ -12,7 +12,7 @@
 // (*pipeline.OptionError).
 //
 // It may import cobra and the other CLI libraries, pipeline, plan,
-// reports, datasets (the input utilities behind validate, import and
-// example) and internal helpers; algorithm packages only for names and
+// reports, datasets and datasets/dags (the input utilities behind
+// validate, import and example) and internal helpers; algorithm packages only for names and
 // callback types (lp.Backends, xsize.Step). It computes nothing itself.
 package main

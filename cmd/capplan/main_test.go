@@ -164,6 +164,9 @@ func TestExitCodes(t *testing.T) {
 			[]string{"bad.yaml", "nodes[0].count", "nodes[0].capacity.cpu", "nodes[0].capacity.gpu"}, true},
 		{"validate all problems", []string{"validate", bad}, exitFailure, []string{"nodes[0].count", "nodes[0].capacity.cpu", "nodes[0].capacity.gpu"}, false},
 		{"example needs dir", []string{"example"}, exitUsage, []string{"accepts 1 arg"}, false},
+		{"progen set", []string{"example", "--progen", "j45", filepath.Join(dir, "pg")}, exitUsage, []string{`--progen "j45": want j30, j60, j90 or j120`}, true},
+		{"progen per", []string{"example", "--progen", "j30", "--per", "0", filepath.Join(dir, "pg")}, exitUsage, []string{"--per 0: want at least 1"}, true},
+		{"progen and xflex", []string{"example", "--progen", "j30", "--xflex", filepath.Join(dir, "pg")}, exitUsage, []string{"give one"}, true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -216,6 +219,28 @@ func TestExampleAndValidate(t *testing.T) {
 		if a.Shares[i].MachinesExact != b.Shares[i].MachinesExact {
 			t.Errorf("%s: %s vs %s", a.Shares[i].Application, a.Shares[i].MachinesExact, b.Shares[i].MachinesExact)
 		}
+	}
+}
+
+// TestExampleProGen writes a PSPLIB-like J30 set (one project per
+// combination) and schedules one of its files; writing it again over the
+// same directory fails and names the files.
+func TestExampleProGen(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "j30")
+	if code, _, errOut := runCapplan(t, "example", "--progen", "j30", "--per", "1", dir); code != 0 {
+		t.Fatalf("example --progen: exit %d: %s", code, errOut)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil || len(entries) != 48 {
+		t.Fatalf("example --progen j30 --per 1 wrote %d files (%v), want 48", len(entries), err)
+	}
+	code, out, errOut := runCapplan(t, "dag", "schedule", filepath.Join(dir, "j3048_1.sm"))
+	if code != 0 || !strings.Contains(out, "j3048_1\t30\t") {
+		t.Fatalf("dag schedule on a generated project: exit %d: %s%s", code, out, errOut)
+	}
+	code, _, errOut = runCapplan(t, "example", "--progen", "j30", "--per", "1", dir)
+	if code != exitFailure || !strings.Contains(errOut, "and 45 more already exist") {
+		t.Errorf("example --progen over its own files: exit %d: %s", code, errOut)
 	}
 }
 

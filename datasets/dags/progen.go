@@ -1,12 +1,14 @@
 package dags
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"strconv"
 
 	"github.com/capplan/capplan/dag"
+	"github.com/capplan/capplan/datasets"
 )
 
 // ProGen describes single-mode RCPSP projects as PSPLIB's generator
@@ -244,4 +246,33 @@ func (g *arcSet) add(i, j int) {
 			r[w] |= x
 		}
 	}
+}
+
+// WriteProGenSet writes per projects of each parameter combination of the
+// PSPLIB-like set of n activities into dir as .sm files named as PSPLIB
+// names its own (j120<P>_<I>.sm for n = 120), project I of combination P
+// from seed 1000·P + I, and returns the names in order. If any of them
+// exists, it writes nothing.
+func WriteProGenSet(dir string, n, per int) ([]string, error) {
+	if per < 1 {
+		return nil, fmt.Errorf("progen: %d projects per combination; want at least 1", per)
+	}
+	files := make(map[string][]byte)
+	var names []string
+	for pi, p := range ProGenSet(n) {
+		for i := 1; i <= per; i++ {
+			name := fmt.Sprintf("j%d%d_%d", n, pi+1, i)
+			inst, err := p.Generate(name, uint64(1000*(pi+1)+i))
+			if err != nil {
+				return nil, err
+			}
+			var buf bytes.Buffer
+			if err := WritePSPLIB(&buf, inst); err != nil {
+				return nil, err
+			}
+			files[name+".sm"] = buf.Bytes()
+			names = append(names, name+".sm")
+		}
+	}
+	return names, datasets.WriteNewFiles(dir, files)
 }

@@ -1,10 +1,14 @@
 package dags
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/capplan/capplan/dag"
@@ -199,5 +203,51 @@ func TestProGenLikePSPLIB(t *testing.T) {
 		if math.Abs(tightGen/tightReal-1) > 0.05 || math.Abs(mpmGen/mpmReal-1) > 0.05 {
 			t.Errorf("%s: generated projects differ from PSPLIB's by more than 5%% on average", set)
 		}
+	}
+}
+
+// TestWritePSPLIBRoundTrip writes projects as .sm files and reads them
+// back: generated J30 and J120 projects and the hand-written tiny file
+// give the same tasks, durations, requests, arcs, capacities, horizon
+// and MPM.
+func TestWritePSPLIBRoundTrip(t *testing.T) {
+	tiny, err := ParsePSPLIB("tiny.sm", strings.NewReader(tinySM))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []*PSPLIB{tiny}
+	for _, n := range []int{30, 120} {
+		for _, pi := range []int{0, 17, 47} {
+			g, err := ProGenSet(n)[pi].Generate(fmt.Sprintf("j%d%d_1", n, pi+1), uint64(pi))
+			if err != nil {
+				t.Fatal(err)
+			}
+			cases = append(cases, g)
+		}
+	}
+	for _, want := range cases {
+		var buf bytes.Buffer
+		if err := WritePSPLIB(&buf, want); err != nil {
+			t.Fatal(err)
+		}
+		got, err := ParsePSPLIB(want.DAG.Name, &buf)
+		if err != nil {
+			t.Fatalf("%s: written file does not parse: %v", want.DAG.Name, err)
+		}
+		a, b := want.DAG, got.DAG
+		if len(a.Tasks) != len(b.Tasks) || !slices.Equal(want.Capacity, got.Capacity) || want.MPM != got.MPM || want.Horizon != got.Horizon {
+			t.Fatalf("%s: %d tasks, capacity %v, MPM %d, horizon %d; read back %d, %v, %d, %d", a.Name,
+				len(a.Tasks), want.Capacity, want.MPM, want.Horizon, len(b.Tasks), got.Capacity, got.MPM, got.Horizon)
+		}
+		for i := range a.Tasks {
+			if a.Tasks[i].ID != b.Tasks[i].ID || a.Tasks[i].Duration != b.Tasks[i].Duration || !slices.Equal(a.Tasks[i].Demand, b.Tasks[i].Demand) ||
+				!slices.Equal(a.Succs(i), b.Succs(i)) {
+				t.Fatalf("%s: task %s differs after the round trip", a.Name, a.Tasks[i].ID)
+			}
+		}
+	}
+	bad := &PSPLIB{DAG: tiny.DAG, Capacity: []float64{5.5, 3}}
+	if err := WritePSPLIB(io.Discard, bad); err == nil || !strings.Contains(err.Error(), "whole numbers") {
+		t.Errorf("a fractional capacity: %v, want an error asking for whole numbers", err)
 	}
 }
