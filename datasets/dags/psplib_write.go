@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strconv"
 	"strings"
 )
 
@@ -101,7 +100,7 @@ func WritePSPLIB(w io.Writer, p *PSPLIB) error {
 	fmt.Fprintln(bw)
 	for _, c := range p.Capacity {
 		v, _ := whole(c)
-		fmt.Fprintf(bw, " %4s", strconv.FormatInt(v, 10))
+		fmt.Fprintf(bw, " %4d", v)
 	}
 	fmt.Fprintln(bw)
 	fmt.Fprint(bw, rule)
