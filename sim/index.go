@@ -253,16 +253,14 @@ func (x *FreeIndex) FirstFit(c ClassID, r Vec) MachineID {
 	var buf padBuf
 	need := x.pad(r, &buf)
 	h := &t.hint
+	hinted := x.w <= len(h.need) // else no room for the hint's demand
 	var k int
-	switch {
-	case x.w > len(h.need):
-		k = firstFrom(t.node, t.size, 1, need) // no room for a hint
-	case h.valid && dominates(need, h.need[:x.w]):
+	if hinted && h.valid && dominates(need, h.need[:x.w]) {
 		k = t.resume(h.leaf, need)
-	default:
+	} else {
 		k = firstFrom(t.node, t.size, 1, need)
 	}
-	if x.w <= len(h.need) {
+	if hinted {
 		h.valid, h.leaf = true, k
 		copy(h.need[:], need)
 	}

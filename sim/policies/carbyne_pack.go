@@ -373,13 +373,21 @@ func (pk *stagePack) startableIn(s int, reverse bool) int64 {
 	return pk.startable(s)
 }
 
+// startBlock starts k tasks of stage s at t in the forward pack.
 func (pk *stagePack) startBlock(s int, k int64, t sim.Tick) {
+	pk.launch(s, k, t).started += k
+}
+
+// launch takes the room of k tasks of stage s, moves them from pending to
+// running and schedules their end at t + the stage's duration; it
+// returns the stage for the caller's own count (forward or reverse).
+func (pk *stagePack) launch(s int, k int64, t sim.Tick) *packStage {
 	st := &pk.st[s]
 	pk.take(st.r, k)
 	pk.left[s] -= k
 	pk.run[s] += k
-	st.started += k
 	pk.ev.push(packEv{t + st.dur, int32(s), k})
+	return st
 }
 
 func ceilDiv(a, b sim.Tick) sim.Tick {

@@ -158,12 +158,7 @@ func (pk *stagePack) startReverse(rho sim.Tick) {
 // startReverseBlock starts k tasks of stage s at rho in the reverse pack
 // and records the block.
 func (pk *stagePack) startReverseBlock(s int, k int64, rho sim.Tick) {
-	st := &pk.st[s]
-	pk.take(st.r, k)
-	pk.left[s] -= k
-	pk.run[s] += k
-	st.rplac += k
-	pk.ev.push(packEv{rho + st.dur, int32(s), k})
+	pk.launch(s, k, rho).rplac += k
 	pk.blocks = append(pk.blocks, packBlock{int32(s), rho, k, 1})
 }
 
