@@ -14,7 +14,7 @@ type Result struct {
 	// Makespan of Schedule (it starts at 0).
 	Makespan int64
 	// Method names the scheduler that produced it ("graphene",
-	// "psgs-lft+fbi", "ga+fbi", "search", …).
+	// "psgs-lft+fbi", "ga+fbi", "lcg", …).
 	Method string
 	// Bounds are the lower bounds; Gap = Makespan/Bounds.Best − 1 (0 when
 	// the bound is 0).
@@ -68,9 +68,10 @@ func (t *tracker) done() bool {
 const (
 	constructShare = 0.10
 	boundShare     = 0.20
-	// searchLimit is the largest DAG the exact search runs on.
+	// searchLimit is the largest DAG the exact searches run on (the
+	// learning search in Best, the exact search too in AllBounds).
 	searchLimit = 120
-	// smallSearch is the largest DAG on which the exact search gets most
+	// smallSearch is the largest DAG on which the searches get most
 	// of the improvement phase even with a gap above one (see improve) and
 	// the LP test's share of step 2 (on PSPLIB J30, 32 tasks, the LP test
 	// never raised the best bound; with these shares Best proves 459 of
@@ -100,13 +101,14 @@ const (
 //  2. Bounds (≤ 20%): destructive improvement by propagation and shaving
 //     (EnergeticLB) on DAGs up to taskBoundLimit tasks, at stage level
 //     (StageLB) on DAGs in stages, then the LP test (LPLB) on DAGs of
-//     more than smallSearch tasks (on smaller ones the exact search of
-//     step 3 refutes what it would, and gets its share).
+//     more than smallSearch tasks (on smaller ones the search of step 3
+//     refutes what it would, and gets its share).
 //  3. Search and improvement, in parallel on up to o.Workers cores but in
 //     lockstep epochs of fixed work, so the result does not depend on the
-//     cores: on DAGs up to searchLimit tasks, the exact search top down
-//     (proving the best makespan optimal) and bottom up (raising the
-//     bound, finding an optimal schedule there); and islands populations
+//     cores: on DAGs up to searchLimit tasks, the search with nogood
+//     learning (lcg) top down (proving the best makespan optimal) and
+//     bottom up (raising the bound, finding an optimal schedule there);
+//     and islands populations
 //     of a genetic algorithm over activity lists with justification of
 //     every child (see gaRun), each with its own random stream from
 //     o.Seed. All stop when the best bound meets the best makespan.
@@ -184,7 +186,7 @@ func improve(d *DAG, machines [][]float64, o Options, b *Bounds, p *problem, win
 	if search {
 		down = &searchResult{lb: b.Best, ub: win.ms}
 		up = &searchResult{lb: b.Best, ub: win.ms}
-		// searchUp stops below ub − 1, the makespan searchDown tests
+		// lcgUp stops below ub − 1, the makespan lcgDown tests
 		// first; with a gap of one it has nothing to do, and the islands
 		// can only help by finding a schedule at the bound, which the
 		// search also finds, so the search gets most of the budget. On
@@ -234,10 +236,10 @@ func improve(d *DAG, machines [][]float64, o Options, b *Bounds, p *problem, win
 			if p.exact {
 				ub = pooled
 			}
-			// searchDown then gets the budget the others no longer need:
-			// searchUp's once it has returned, and, on an exact problem
+			// lcgDown then gets the budget the others no longer need:
+			// lcgUp's once it has returned, and, on an exact problem
 			// with a gap of one, the islands' (a schedule at the bound,
-			// all they could still find, is what searchDown tests for).
+			// all they could still find, is what lcgDown tests for).
 			if !down.finished && lb < ub {
 				if up.finished {
 					ls.transfer(1, 0)
@@ -262,9 +264,9 @@ func improve(d *DAG, machines [][]float64, o Options, b *Bounds, p *problem, win
 	ls.run(bud, func(i int, wb *budget) {
 		switch {
 		case search && i == 0:
-			searchDown(p, down, wb)
+			lcgDown(p, down, wb)
 		case search && i == 1:
-			searchUp(p, up, win.ms-1, wb)
+			lcgUp(p, up, win.ms-1, wb)
 		default:
 			k := i - (len(shares) - islands)
 			rng := rand.New(rand.NewPCG(o.Seed, 0x9e3779b97f4a7c15+uint64(k)))
@@ -273,15 +275,15 @@ func improve(d *DAG, machines [][]float64, o Options, b *Bounds, p *problem, win
 	})
 	// Collect, in a fixed order: search schedules, then the islands.
 	if search {
-		b.Search = max(down.lb, up.lb)
-		b.raise("search")
-		b.addWork("search", ls.workers[0].used+ls.workers[1].used)
+		b.LCG = max(down.lb, up.lb)
+		b.raise("lcg")
+		b.addWork("lcg", ls.workers[0].used+ls.workers[1].used)
 		for _, r := range []*searchResult{down, up} {
 			if r.start == nil {
 				continue
 			}
 			if s := assign(d, machines, r.start); s != nil && s.Makespan() < win.ms {
-				win = &tracker{best: s, ms: s.Makespan(), method: "search"}
+				win = &tracker{best: s, ms: s.Makespan(), method: "lcg"}
 			}
 		}
 	}

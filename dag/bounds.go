@@ -21,7 +21,7 @@ func ceilBound(x float64) int64 {
 
 // Bounds collects the lower bounds on the makespan of a DAG on machines.
 // Every one is ≤ the makespan of every feasible schedule. The first six
-// are cheap (LowerBounds); the last four come from destructive
+// are cheap (LowerBounds); the last five come from destructive
 // improvement and search (AllBounds, Best) and are 0 when not computed.
 type Bounds struct {
 	// CP is the critical-path length (LB0).
@@ -51,6 +51,9 @@ type Bounds struct {
 	// Search is the largest makespan T + 1 such that the exact search
 	// refuted T, or the optimum it proved (see searcher).
 	Search int64
+	// LCG is the same from the search with nogood learning (lazy clause
+	// generation, see lcg).
+	LCG int64
 	// Best is the maximum of the above, and BestBy the name (BoundNames)
 	// of the bound that reached it first (the cheap bounds in table order,
 	// then the destructive ones in the order they ran).
@@ -65,7 +68,7 @@ type Bounds struct {
 
 // BoundNames name the bounds of Bounds in table order: the names the
 // documents use and BestBy reports.
-var BoundNames = []string{"cpLength", "energy", "newLB", "nodePacking", "bin", "energetic", "stage", "lp", "search"}
+var BoundNames = []string{"cpLength", "energy", "newLB", "nodePacking", "bin", "energetic", "stage", "lp", "search", "lcg"}
 
 // Value returns the bound named name (BoundNames), or 0.
 func (b *Bounds) Value(name string) int64 {
@@ -88,6 +91,8 @@ func (b *Bounds) Value(name string) int64 {
 		return b.LP
 	case "search":
 		return b.Search
+	case "lcg":
+		return b.LCG
 	}
 	return 0
 }

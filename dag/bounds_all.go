@@ -66,7 +66,7 @@ func AllBounds(d *DAG, machines [][]float64, ub int64, o Options) (Bounds, error
 	if p != nil && p.n <= searchLimit && b.Best < ub && !bud.done() {
 		t0 := time.Now()
 		res := &searchResult{lb: b.Best, ub: ub}
-		cb := bud.child(bud.left() / 2)
+		cb := bud.child(bud.left() / 4)
 		searchUp(p, res, ub, cb)
 		b.Search = res.lb
 		// A schedule of the pooled relaxation at res.ub caps every bound
@@ -76,6 +76,19 @@ func AllBounds(d *DAG, machines [][]float64, ub int64, o Options) (Bounds, error
 		bud.merge(cb)
 		el["search"] = time.Since(t0)
 		b.raise("search")
+	}
+	if p != nil && p.n <= searchLimit && b.Best < ub && !bud.done() {
+		t0 := time.Now()
+		cb := bud.child(bud.left() * 2 / 3)
+		lb, start := lcgClimb(p, b.Best, ub, cb)
+		b.LCG = lb
+		if start != nil {
+			ub = min(ub, lb)
+		}
+		b.addWork("lcg", cb.used)
+		bud.merge(cb)
+		el["lcg"] = time.Since(t0)
+		b.raise("lcg")
 	}
 	if p != nil && p.n <= lpLimit && b.Best < ub && !bud.done() {
 		t0 := time.Now()

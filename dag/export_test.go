@@ -14,3 +14,11 @@ func MustCheck(tb testing.TB, what, name string, d *DAG, machines [][]float64, s
 func LPClimbForTest(d *DAG, machines [][]float64, lo, hi, maxWork int64) int64 {
 	return lpClimb(newProblem(d, machines), lo, hi, &budget{max: maxWork})
 }
+
+// LCGClimbForTest runs the learning search's climb alone from lo below
+// hi within maxWork units; it returns the bound and whether it found a
+// schedule there.
+func LCGClimbForTest(d *DAG, machines [][]float64, lo, hi, maxWork int64) (int64, bool) {
+	lb, start := lcgClimb(newProblem(d, machines), lo, hi, &budget{max: maxWork})
+	return lb, start != nil
+}

@@ -53,20 +53,8 @@ type searcher struct {
 	memo  map[string][]cutset
 	// memoSize counts the cut sets stored, bounded by maxCutsets.
 	memoSize int
-	// memoT is the least makespan tested since the memo was cleared: a
-	// cut set exhausted under a makespan is exhausted under every smaller
-	// one (its completions are fewer), so the memo is kept while the
-	// tested makespan does not rise (searchDown's tests).
-	memoT int64
-	key   []byte
-	// res, when set, is the result the search works for: a test of
-	// makespan T is abandoned (aborted) once res.elsewhere − slack ≤ T (a
-	// schedule that short being known elsewhere, or, with slack 1, T
-	// being the makespan searchDown then tests).
-	res     *searchResult
-	slack   int64
-	T       int64
-	aborted bool
+	key      []byte
+	T        int64
 }
 
 // cutset is one exhausted node of cut-set dominance: its decision time
@@ -103,32 +91,18 @@ func (s *searcher) feasible(root *windows) searchOutcome {
 	st, fixed := s.level(0)
 	st.copyFrom(root)
 	clear(fixed)
-	if s.memo == nil || s.T > s.memoT {
-		s.memo = map[string][]cutset{}
-		s.memoSize = 0
-	}
-	s.memoT = s.T
+	s.memo = map[string][]cutset{}
+	s.memoSize = 0
 	return s.dfs(0, 0)
 }
 
 // stop reports whether the budget is spent (the clock is read every 256
-// nodes), or the test became pointless: another worker published a
-// schedule of makespan ≤ T at the last barrier (see searchResult).
+// nodes).
 func (s *searcher) stop() bool {
 	if s.b.used >= s.b.max {
 		return true
 	}
-	if s.nodes&255 != 0 {
-		return false
-	}
-	if s.b.done() {
-		return true
-	}
-	if s.res != nil && s.res.elsewhere > 0 && s.res.elsewhere-s.slack <= s.T {
-		s.aborted = true
-		return true
-	}
-	return false
+	return s.nodes&255 == 0 && s.b.done()
 }
 
 // dfs explores the node at depth k with decision time t.

@@ -121,8 +121,8 @@ func carbyneTable(w onlineWorkload) error {
 	zero.Policy.Name = "carbyne P=0"
 	zero.Compare = plan.Compare("drf", &set.Runs[0], &zero)
 	set.Runs = append(set.Runs, zero)
-	t := reports.Table{Title: fmt.Sprintf("Carbyne vs DRF, SJF, Tetris on %s (%d jobs, %d tasks, %d machines; FI = JCT(drf)/JCT(policy); %v for the 5 runs)",
-		w.name, set.Workload.Jobs, set.Workload.Tasks, set.Cluster.Machines, took.Round(100*time.Millisecond)),
+	t := reports.Table{Title: fmt.Sprintf("Carbyne vs DRF, SJF, Tetris on %s (%s, %d tasks, %d machines; FI = JCT(drf)/JCT(policy); %v for the 5 runs)",
+		w.name, jobsRun(set.Workload), set.Workload.Tasks, set.Cluster.Machines, took.Round(100*time.Millisecond)),
 		Header: []string{"POLICY", "AVG JCT", "MEDIAN JCT", "MAKESPAN", "JAIN 60S", "FI P25", "FI P50", "FI P75", "FI P95",
 			"DRF/POLICY AVG JCT", "SLOWED", "BELOW 0.8×", "MIN FI"}}
 	alignRight(&t)
@@ -217,6 +217,15 @@ func carbyneSensitivity(quick bool, ali string) error {
 	return render(t)
 }
 
+// jobsRun says how many jobs ran: the workload's count holds the jobs
+// rejected when the trace was read too.
+func jobsRun(w plan.SimWorkload) string {
+	if len(w.Rejected) == 0 {
+		return fmt.Sprintf("%d jobs", w.Jobs)
+	}
+	return fmt.Sprintf("%d jobs run, %d rejected", w.Jobs-len(w.Rejected), len(w.Rejected))
+}
+
 // graphenePaper are Graphene's gains over Tez (Fig. 12, TPC-DS: median
 // and 75th percentile; Table 2: makespan), SIMULATE.md §5.2.
 var graphenePaper = [][]string{
@@ -233,8 +242,8 @@ func grapheneTable(w onlineWorkload) error {
 	if err != nil {
 		return err
 	}
-	t := reports.Table{Title: fmt.Sprintf("Graphene online vs Tez, Tez+CP, Tez+Tetris on %s (%d jobs, %d machines; gap = 1 − JCT/JCT(tez); %v for the 4 runs on 2 workers, Graphene's offline orders included)",
-		w.name, set.Workload.Jobs, set.Cluster.Machines, took.Round(100*time.Millisecond)),
+	t := reports.Table{Title: fmt.Sprintf("Graphene online vs Tez, Tez+CP, Tez+Tetris on %s (%s, %d machines; gap = 1 − JCT/JCT(tez); %v for the 4 runs on 2 workers, Graphene's offline orders included)",
+		w.name, jobsRun(set.Workload), set.Cluster.Machines, took.Round(100*time.Millisecond)),
 		Header: []string{"POLICY", "GAP P25", "GAP P50", "GAP P75", "GAP P90", "MAKESPAN", "MAKESPAN GAIN", "AVG JCT", "JAIN 240S"}}
 	alignRight(&t)
 	var tezMakespan float64

@@ -1,0 +1,205 @@
+package dag
+
+import (
+	"slices"
+	"sort"
+)
+
+// The drivers of the learning search (lcg.go): one test of a makespan,
+// and the climb that raises a lower bound test by test while the clauses
+// learned carry over.
+
+// test searches for a schedule of makespan ≤ T under the assumption
+// [M ≤ T]. A refutation leaves the learned unit [M ≥ T + 1] at the root;
+// a schedule's start times are left in s.lb.
+func (s *lcg) test(T int64) searchOutcome {
+	M := int32(s.n)
+	s.aborted = false
+	s.backtrack(0)
+	restarts, budget := 0, lcgRestart*luby(1)
+	for {
+		if !s.propagate() {
+			lv := 0
+			for _, l := range s.confl {
+				lv = max(lv, s.levelOf(l))
+			}
+			if lv == 0 {
+				// The root contradicts itself: no makespan in M's root
+				// interval exists.
+				return searchRefuted
+			}
+			s.backtrack(lv)
+			lits, bt := s.analyze()
+			s.backtrack(bt)
+			s.learnClause(lits)
+			s.conflicts++
+			budget--
+			if s.stop(T) {
+				return searchStopped
+			}
+			if budget <= 0 {
+				restarts++
+				budget = lcgRestart * luby(restarts+1)
+				s.backtrack(0)
+				s.reduce()
+			}
+			continue
+		}
+		if s.level() == 0 {
+			if s.lb[M] > T {
+				return searchRefuted
+			}
+			if s.ub[M] > T {
+				s.decide(lit{M, false, T})
+				continue
+			}
+		}
+		x := s.pick()
+		if x < 0 {
+			return searchFound
+		}
+		if s.stop(T) {
+			return searchStopped
+		}
+		s.b.spend(int64(s.n))
+		s.decide(lit{int32(x), false, s.lb[x]})
+	}
+}
+
+// stop reports whether the budget is spent or the test of T became
+// pointless: a schedule of makespan ≤ T + 1 is known elsewhere (see
+// searchResult; the climb would stop at T + 1 anyway).
+func (s *lcg) stop(T int64) bool {
+	if s.b.done() {
+		return true
+	}
+	if s.res != nil && s.res.elsewhere > 0 && s.res.elsewhere-s.slack <= T {
+		s.aborted = true
+		return true
+	}
+	return false
+}
+
+// pick returns the unfixed task of highest activity (ties: least earliest
+// start, then index), or −1 when every task is fixed.
+func (s *lcg) pick() int {
+	best := -1
+	for i := 0; i < s.n; i++ {
+		if s.lb[i] == s.ub[i] {
+			continue
+		}
+		if best < 0 || s.act[i] > s.act[best] || s.act[i] == s.act[best] && s.lb[i] < s.lb[best] {
+			best = i
+		}
+	}
+	return best
+}
+
+// reduce halves the learned clauses once there are too many: the less
+// active half goes, except the clauses that are reasons on the trail
+// (it is called at the root, whose entries may have learned reasons).
+func (s *lcg) reduce() {
+	limit := lcgFirstReduce
+	if s.learn < limit*(1+int(s.conflicts/int64(10*limit))) {
+		return
+	}
+	locked := map[*lcgClause]bool{}
+	for i := range s.trail {
+		if c := s.trail[i].cl; c != nil {
+			locked[c] = true
+		}
+	}
+	var learned []*lcgClause
+	for _, c := range s.cls {
+		if c.learned && !c.deleted && !locked[c] {
+			learned = append(learned, c)
+		}
+	}
+	sort.SliceStable(learned, func(a, b int) bool { return learned[a].act < learned[b].act })
+	for _, c := range learned[:len(learned)/2] {
+		c.deleted = true
+		s.learn--
+	}
+	s.cls = slices.DeleteFunc(s.cls, func(c *lcgClause) bool { return c.deleted })
+	s.b.spend(int64(len(learned)))
+}
+
+// luby returns the i-th term (from 1) of the Luby sequence 1, 1, 2, 1, 1,
+// 2, 4, …
+func luby(i int) int {
+	for k := 1; ; k++ {
+		if i == 1<<k-1 {
+			return 1 << (k - 1)
+		}
+		if i < 1<<k-1 {
+			return luby(i - (1 << (k - 1)) + 1)
+		}
+	}
+}
+
+// lcgUp is destructive improvement by the learning search, as searchUp
+// is by the exact search: from res.lb it tests T = lb, lb+1, … below
+// stop, each refutation raising lb, and a schedule found at T is optimal
+// (lb = ub = T). The clauses learned testing one T stay for the next. A
+// schedule of makespan u published elsewhere lowers the stop to u − 1 and
+// abandons a test it makes pointless.
+func lcgUp(p *problem, res *searchResult, stop int64, b *budget) {
+	defer func() { res.finished = true }()
+	hi := res.bound()
+	if p.n == 0 || res.lb >= min(hi, stop) {
+		return
+	}
+	s := newLCG(p, res.lb, hi, b)
+	s.res, s.slack = res, 1
+	for res.lb < min(res.bound(), stop) && (res.elsewhere == 0 || res.lb < res.elsewhere-1) && !b.done() {
+		switch s.test(res.lb) {
+		case searchFound:
+			res.start = slices.Clone(s.lb[:s.n])
+			res.ub = res.lb
+		case searchRefuted:
+			res.lb++
+		default:
+			if !s.aborted {
+				return
+			}
+		}
+	}
+}
+
+// lcgDown proves a makespan optimal top down with the learning search,
+// as searchDown does with the exact search: it tests u − 1, u the least
+// makespan known; a refutation proves u optimal, a schedule lowers u and
+// the next test begins, keeping the clauses learned (a clause valid under
+// one makespan holds under every smaller one, and T is an assumption
+// anyway).
+func lcgDown(p *problem, res *searchResult, b *budget) {
+	defer func() { res.finished = true }()
+	if p.n == 0 || res.lb >= res.bound() {
+		return
+	}
+	s := newLCG(p, res.lb, res.bound(), b)
+	s.res, s.slack = res, 0
+	for res.lb < res.bound() && !b.done() {
+		T := res.bound() - 1
+		switch s.test(T) {
+		case searchFound:
+			res.start = slices.Clone(s.lb[:s.n])
+			res.ub = slices.Max(endsOf(p, res.start))
+		case searchRefuted:
+			res.lb = T + 1
+		default:
+			if !s.aborted {
+				return
+			}
+		}
+	}
+}
+
+// lcgClimb runs lcgUp from lo below hi (a makespan known to be feasible on
+// p) and returns the bound reached and the schedule found at it (nil if
+// none).
+func lcgClimb(p *problem, lo, hi int64, b *budget) (int64, []int64) {
+	res := &searchResult{lb: lo, ub: hi}
+	lcgUp(p, res, hi, b)
+	return res.lb, res.start
+}

@@ -1,0 +1,226 @@
+package dag
+
+import (
+	"cmp"
+	"slices"
+)
+
+// lcgTimetable is the time-table rule of one resource for the learning
+// search (lcg), with pointwise explanations (Schutt et al., Constraints
+// 16(3), 2011, §4): task j surely runs at time t when S_j ≥ t − p_j + 1
+// and S_j ≤ t (its compulsory part [ub_j, lb_j + p_j) covers t). If the
+// tasks Ω surely running at t leave task i less than c_i of the resource,
+//
+//	[S_i ≥ t − p_i + 1] ∧ ⋀_{j∈Ω} ([S_j ≥ t − p_j + 1] ∧ [S_j ≤ t]) → [S_i ≥ t + 1]
+//
+// (i cannot run at t, and starting at t − p_i + 1 or later it would), and
+// symmetrically [S_i ≤ t] ∧ Ω → [S_i ≤ t − p_i]. Each is the weakest
+// explanation of its time point: it holds in every part of the search
+// where the same tasks cover t, which is what makes the learned clauses
+// general. Ω is taken largest demand first, so it is short.
+type lcgTimetable struct {
+	s     *lcg
+	dirty bool // a task's bound changed since the last run
+	cap   int64
+	tasks []int32 // tasks with positive demand and duration
+	c     []int64 // demand, by task index
+	maxC  int64
+	// the profile of compulsory parts when run began: segment k is
+	// [segT[k], segT[k+1]) at height segH[k]
+	segT, segH []int64
+	events     []ttEvent
+	// each task's compulsory part at the profile's build ([0,0) if none)
+	from, to []int64
+	cover    []int32
+}
+
+type ttEvent struct {
+	t int64
+	d int64
+}
+
+// newLCGTimetable returns the rule of resource r, or nil when no two
+// tasks can ever exceed its capacity together.
+func newLCGTimetable(s *lcg, r int) *lcgTimetable {
+	p := s.p
+	t := &lcgTimetable{s: s, cap: p.cap[r], c: make([]int64, p.n), from: make([]int64, p.n), to: make([]int64, p.n)}
+	var sum int64
+	for i := 0; i < p.n; i++ {
+		if c := p.demand(i)[r]; c > 0 && p.dur[i] > 0 {
+			t.tasks = append(t.tasks, int32(i))
+			t.c[i] = c
+			t.maxC = max(t.maxC, c)
+			sum += c
+		}
+	}
+	if sum <= t.cap {
+		return nil
+	}
+	t.dirty = true
+	return t
+}
+
+// run builds the profile and filters every task against it once. It
+// returns whether a bound changed, and false on a conflict.
+func (t *lcgTimetable) run() (changed, ok bool) {
+	s := t.s
+	dur := s.p.dur
+	t.events = t.events[:0]
+	for _, i := range t.tasks {
+		a, b := s.ub[i], s.lb[i]+dur[i]
+		if a < b {
+			t.events = append(t.events, ttEvent{a, t.c[i]}, ttEvent{b, -t.c[i]})
+			t.from[i], t.to[i] = a, b
+		} else {
+			t.from[i], t.to[i] = 0, 0
+		}
+	}
+	s.b.spend(int64(len(t.tasks)))
+	if len(t.events) == 0 {
+		return false, true
+	}
+	slices.SortFunc(t.events, func(x, y ttEvent) int { return cmp.Compare(x.t, y.t) })
+	s.b.spend(int64(len(t.events)))
+	t.segT, t.segH = t.segT[:0], t.segH[:0]
+	var h, top int64
+	for k := 0; k < len(t.events); {
+		at := t.events[k].t
+		for k < len(t.events) && t.events[k].t == at {
+			h += t.events[k].d
+			k++
+		}
+		t.segT = append(t.segT, at)
+		t.segH = append(t.segH, h)
+		if h > t.cap {
+			s.confl = s.confl[:0]
+			t.explainAt(-1, at, t.cap, func(l lit) { s.confl = append(s.confl, l) })
+			return false, false
+		}
+		top = max(top, h)
+	}
+	if top+t.maxC <= t.cap {
+		return false, true
+	}
+	before := len(s.trail)
+	for _, i := range t.tasks {
+		if top+t.c[i] <= t.cap {
+			continue
+		}
+		if !t.pushLB(i) || !t.pushUB(i) {
+			return false, false
+		}
+	}
+	return len(s.trail) > before, true
+}
+
+// height returns the profile height over segment k without task i's own
+// compulsory part.
+func (t *lcgTimetable) height(k int, i int32) int64 {
+	h := t.segH[k]
+	if t.segT[k] >= t.from[i] && t.segT[k] < t.to[i] {
+		h -= t.c[i]
+	}
+	return h
+}
+
+// segEnd returns the end of segment k (the last one never ends).
+func (t *lcgTimetable) segEnd(k int) int64 {
+	if k+1 < len(t.segT) {
+		return t.segT[k+1]
+	}
+	return lcgNoUB
+}
+
+// pushLB moves S_i past every time point of its earliest run where the
+// others leave it too little.
+func (t *lcgTimetable) pushLB(i int32) bool {
+	s := t.s
+	d := s.p.dur[i]
+	// first segment ending after lb
+	k, _ := slices.BinarySearch(t.segT, s.lb[i]+1)
+	k = max(k-1, 0)
+	for {
+		a, b := s.lb[i], s.lb[i]+d
+		last := int64(-1)
+		j := k
+		for ; j < len(t.segT) && t.segT[j] < b; j++ {
+			s.b.spend(1)
+			if t.segEnd(j) <= a || t.height(j, i)+t.c[i] <= t.cap {
+				continue
+			}
+			last = min(t.segEnd(j), b) - 1
+		}
+		if last < 0 {
+			return true
+		}
+		off := int32(len(s.expl))
+		s.expl = append(s.expl, lit{i, true, last - d + 1})
+		t.explainAt(i, last, t.cap-t.c[i], func(l lit) { s.expl = append(s.expl, l) })
+		if !s.set(lit{i, true, last + 1}, byStored, off, int32(len(s.expl))-off, nil) {
+			return false
+		}
+		for k < len(t.segT) && t.segEnd(k) <= last+1 {
+			k++
+		}
+	}
+}
+
+// pushUB moves the end of S_i's latest run before every time point where
+// the others leave it too little.
+func (t *lcgTimetable) pushUB(i int32) bool {
+	s := t.s
+	d := s.p.dur[i]
+	for {
+		a, b := s.ub[i], s.ub[i]+d
+		k, _ := slices.BinarySearch(t.segT, a+1)
+		k = max(k-1, 0)
+		first := int64(-1)
+		for j := k; j < len(t.segT) && t.segT[j] < b; j++ {
+			s.b.spend(1)
+			if t.segEnd(j) <= a || t.height(j, i)+t.c[i] <= t.cap {
+				continue
+			}
+			first = max(t.segT[j], a)
+			break
+		}
+		if first < 0 {
+			return true
+		}
+		off := int32(len(s.expl))
+		s.expl = append(s.expl, lit{i, false, first})
+		t.explainAt(i, first, t.cap-t.c[i], func(l lit) { s.expl = append(s.expl, l) })
+		if !s.set(lit{i, false, first - d}, byStored, off, int32(len(s.expl))-off, nil) {
+			return false
+		}
+	}
+}
+
+// explainAt adds the literals of a set of tasks other than skip whose
+// compulsory parts cover time point at and whose demands sum to more than
+// room, largest demand first.
+func (t *lcgTimetable) explainAt(skip int32, at, room int64, add func(lit)) {
+	s := t.s
+	t.cover = t.cover[:0]
+	for _, j := range t.tasks {
+		if j != skip && t.from[j] <= at && at < t.to[j] {
+			t.cover = append(t.cover, j)
+		}
+	}
+	s.b.spend(int64(len(t.tasks)))
+	slices.SortFunc(t.cover, func(x, y int32) int {
+		if c := cmp.Compare(t.c[y], t.c[x]); c != 0 {
+			return c
+		}
+		return cmp.Compare(x, y)
+	})
+	var sum int64
+	for _, j := range t.cover {
+		add(lit{j, true, at - s.p.dur[j] + 1})
+		add(lit{j, false, at})
+		sum += t.c[j]
+		if sum > room {
+			return
+		}
+	}
+	panic("dag: time-table explanation without an overload")
+}
