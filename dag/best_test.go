@@ -74,14 +74,14 @@ func TestBestDeterministicAcrossCores(t *testing.T) {
 	}
 }
 
-// TestBestSearchDeterministic: on DAGs small enough for the exact search,
-// Best runs the search workers and the genetic-algorithm islands in
+// TestBestSearchDeterministic: on DAGs small enough for the searches, Best
+// runs the learning searches and the genetic-algorithm islands in
 // lockstep; its schedule, work, method and bounds must not depend on
 // GOMAXPROCS or Workers.
 func TestBestSearchDeterministic(t *testing.T) {
 	for seed := uint64(1); seed <= 6; seed++ {
 		// Seeds 5 and 6 are small enough (up to smallSearch tasks) for the
-		// search's larger share.
+		// searches' larger share.
 		n := 60
 		if seed > 4 {
 			n = 30

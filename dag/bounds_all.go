@@ -3,8 +3,8 @@ package dag
 import "time"
 
 // allBoundsShare is the share of AllBounds' budget for the stage and
-// energetic bounds; the exact search gets half of the rest, the LP test
-// what is left.
+// energetic bounds; the exact search gets a quarter of the rest, the
+// learning search two thirds of what remains, the LP test the rest.
 const allBoundsShare = 0.3
 
 // AllBounds computes every bound of Bounds on d and machines: the cheap
@@ -12,9 +12,10 @@ const allBoundsShare = 0.3
 // DefaultMaxWork, or DefaultSearchWork; o.TimeLimit opt-in as in Best), the destructive ones:
 // stage level (StageLB) on DAGs in stages, energetic reasoning with
 // shaving (EnergeticLB) on DAGs up to taskBoundLimit tasks, the exact
-// search bottom up (destructive improvement by search: every makespan T it
-// refutes makes T + 1 a bound) on DAGs up to searchLimit tasks, then the
-// LP test (LPLB) on DAGs up to lpLimit tasks.
+// search and then the search with nogood learning bottom up (destructive
+// improvement by search: every makespan T refuted makes T + 1 a bound) on
+// DAGs up to searchLimit tasks, then the LP test (LPLB) on DAGs up to
+// lpLimit tasks.
 //
 // ub, when positive, is the makespan of a known schedule: the destructive
 // bounds stop when they reach it (the schedule is then proved optimal). When

@@ -8,8 +8,8 @@
 // Graphene's offline builder (Grandl et al., OSDI 2016, §4), the
 // destructive lower bounds (propagation with energetic reasoning and
 // shaving over the resources and redundant clique resources, stage-level
-// energy, the Brucker–Knust LP test by column generation, exact search;
-// AllBounds) and Best, which combines them under a deterministic work
+// energy, the Brucker–Knust LP test by column generation, exact search,
+// search with nogood learning; AllBounds) and Best, which combines them under a deterministic work
 // budget and names the bound that proves a schedule optimal.
 //
 // Times are whole ticks (int64); DAG.Unit gives the seconds per tick, so

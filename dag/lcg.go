@@ -504,6 +504,7 @@ func (s *lcg) analyze() ([]lit, int) {
 		add(l)
 	}
 	var uip lit
+	found := false
 	for i := len(s.trail) - 1; i >= 0; i-- {
 		e := &s.trail[i]
 		var need int64
@@ -522,7 +523,7 @@ func (s *lcg) analyze() ([]lit, int) {
 		}
 		s.b.spend(1)
 		if count == 1 {
-			uip = lit{e.x, e.ge, need}
+			uip, found = lit{e.x, e.ge, need}, true
 			break
 		}
 		count--
@@ -530,6 +531,9 @@ func (s *lcg) analyze() ([]lit, int) {
 			e.cl.act += s.actInc
 		}
 		s.explain(e, need, add)
+	}
+	if !found {
+		panic("dag: conflict analysis found no unique implication point")
 	}
 	out := append(s.out[:0], uip.neg())
 	bt, second := 0, -1

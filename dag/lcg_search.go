@@ -166,8 +166,8 @@ func lcgUp(p *problem, res *searchResult, stop int64, b *budget) {
 	}
 }
 
-// lcgDown proves a makespan optimal top down with the learning search,
-// as searchDown does with the exact search: it tests u − 1, u the least
+// lcgDown proves a makespan optimal top down with the learning search: it
+// tests u − 1, u the least
 // makespan known; a refutation proves u optimal, a schedule lowers u and
 // the next test begins, keeping the clauses learned (a clause valid under
 // one makespan holds under every smaller one, and T is an assumption
