@@ -80,6 +80,7 @@ type lcg struct {
 	// conflict analysis scratch: pending literals per variable
 	pendLo, pendHi []int64
 	touched        []int32
+	isTouched      []bool
 	confl          []lit
 	out, keep      []lit
 
@@ -161,7 +162,8 @@ func newLCG(p *problem, lo, hi int64, b *budget) *lcg {
 		succ: make([][]int32, n+1), pred: make([][]int32, n+1),
 		lbHist: make([][]int32, n+1), ubHist: make([][]int32, n+1),
 		watchLo: make([][]*lcgClause, n+1), watchHi: make([][]*lcgClause, n+1),
-		act: make([]float64, n+1), actInc: 1, pendLo: make([]int64, n+1), pendHi: make([]int64, n+1), b: b}
+		act: make([]float64, n+1), actInc: 1, pendLo: make([]int64, n+1), pendHi: make([]int64, n+1),
+		isTouched: make([]bool, n+1), b: b}
 	for i := 0; i < n; i++ {
 		s.ub[i] = hi - p.dur[i]
 		for _, j := range p.succ[i] {
@@ -469,31 +471,18 @@ func (s *lcg) analyze() ([]lit, int) {
 		if i < 0 || s.trail[i].level == 0 {
 			return
 		}
-		var prev int64
-		if l.ge {
-			prev = s.pendLo[l.x]
-			if prev != lcgNone && prev >= l.v {
-				return
-			}
-			s.pendLo[l.x] = l.v
-			if prev == lcgNone && s.pendHi[l.x] == lcgNoUB {
-				s.touched = append(s.touched, l.x)
-			}
-			if prev != lcgNone && s.levelOf(lit{l.x, true, prev}) == int(cur) {
-				count--
-			}
-		} else {
-			prev = s.pendHi[l.x]
-			if prev != lcgNoUB && prev <= l.v {
-				return
-			}
-			s.pendHi[l.x] = l.v
-			if prev == lcgNoUB && s.pendLo[l.x] == lcgNone {
-				s.touched = append(s.touched, l.x)
-			}
-			if prev != lcgNoUB && s.levelOf(lit{l.x, false, prev}) == int(cur) {
-				count--
-			}
+		slot, none := s.pend(l.x, l.ge)
+		prev := *slot
+		if prev != none && implies(l.ge, prev, l.v) {
+			return
+		}
+		if !s.isTouched[l.x] { // once, though its slots may empty and fill again
+			s.isTouched[l.x] = true
+			s.touched = append(s.touched, l.x)
+		}
+		*slot = l.v
+		if prev != none && s.levelOf(lit{l.x, l.ge, prev}) == int(cur) {
+			count--
 		}
 		if s.trail[i].level == cur {
 			count++
@@ -507,20 +496,13 @@ func (s *lcg) analyze() ([]lit, int) {
 	found := false
 	for i := len(s.trail) - 1; i >= 0; i-- {
 		e := &s.trail[i]
-		var need int64
-		if e.ge {
-			need = s.pendLo[e.x]
-			if need == lcgNone || e.old >= need || e.val < need {
-				continue
-			}
-			s.pendLo[e.x] = lcgNone
-		} else {
-			need = s.pendHi[e.x]
-			if need == lcgNoUB || e.old <= need || e.val > need {
-				continue
-			}
-			s.pendHi[e.x] = lcgNoUB
+		slot, none := s.pend(e.x, e.ge)
+		need := *slot
+		// e is the change that made the pending literal true
+		if need == none || implies(e.ge, e.old, need) || !implies(e.ge, e.val, need) {
+			continue
 		}
+		*slot = none
 		s.b.spend(1)
 		if count == 1 {
 			uip, found = lit{e.x, e.ge, need}, true
@@ -551,6 +533,7 @@ func (s *lcg) analyze() ([]lit, int) {
 	}
 	for _, x := range s.touched {
 		s.pendLo[x], s.pendHi[x] = lcgNone, lcgNoUB
+		s.isTouched[x] = false
 	}
 	for _, l := range s.keep {
 		{
@@ -567,6 +550,24 @@ func (s *lcg) analyze() ([]lit, int) {
 	s.out = out
 	s.decay()
 	return out, bt
+}
+
+// pend returns the slot of the pending literal of variable x in direction
+// ge (analyze) and the slot's empty value.
+func (s *lcg) pend(x int32, ge bool) (*int64, int64) {
+	if ge {
+		return &s.pendLo[x], lcgNone
+	}
+	return &s.pendHi[x], lcgNoUB
+}
+
+// implies reports whether a bound a implies a bound b in direction ge:
+// [x ≥ a] → [x ≥ b], or [x ≤ a] → [x ≤ b].
+func implies(ge bool, a, b int64) bool {
+	if ge {
+		return a >= b
+	}
+	return a <= b
 }
 
 // bump raises the activity of variable x.
@@ -620,20 +621,12 @@ func (s *lcg) redundant(l lit) bool {
 		if j < 0 || s.trail[j].level == 0 {
 			return
 		}
-		var p lit
-		if a.ge {
-			if s.pendLo[a.x] == lcgNone || s.pendLo[a.x] < a.v {
-				ok = false
-				return
-			}
-			p = lit{a.x, true, s.pendLo[a.x]}
-		} else {
-			if s.pendHi[a.x] == lcgNoUB || s.pendHi[a.x] > a.v {
-				ok = false
-				return
-			}
-			p = lit{a.x, false, s.pendHi[a.x]}
+		slot, none := s.pend(a.x, a.ge)
+		if *slot == none || !implies(a.ge, *slot, a.v) {
+			ok = false
+			return
 		}
+		p := lit{a.x, a.ge, *slot}
 		if s.entryOf(p) >= i {
 			ok = false
 		}
