@@ -176,6 +176,19 @@ func newLCG(p *problem, lo, hi int64, b *budget) *lcg {
 		}
 	}
 	s.lb[n], s.ub[n] = lo, hi
+	// Root heads and tails: precedence fires from trail entries only, and
+	// the root interval has none.
+	for _, v := range p.topo {
+		for _, j := range s.succ[v] {
+			s.lb[j] = max(s.lb[j], s.lb[v]+p.dur[v])
+		}
+	}
+	for k := len(p.topo) - 1; k >= 0; k-- {
+		v := p.topo[k]
+		for _, j := range s.succ[v] {
+			s.ub[v] = min(s.ub[v], s.ub[j]-p.dur[v])
+		}
+	}
 	s.partners = append(partnersOf(p), nil)
 	for x := range s.pendLo {
 		s.pendLo[x], s.pendHi[x] = lcgNone, lcgNoUB
@@ -416,9 +429,17 @@ func (s *lcg) wake(x int32, ge bool) bool {
 			k++
 			continue
 		}
-		// lits[1] is the false watched literal of this list (lits[0] of a
-		// reason is true and stays in place: explain reads lits[1:])
-		if c.lits[0].x == x && c.lits[0].ge == ge && s.isFalse(c.lits[0]) {
+		// lits[1] is to be this list's watched literal. If it is lits[0]
+		// and still holds, there is nothing to do (lits[1], of another
+		// list, may be false already: a backjump undid lits[0] and kept
+		// it); if it is false, it is not the true lits[0] of a reason
+		// (explain reads lits[1:]), so it may move.
+		if c.lits[0].x == x && c.lits[0].ge == ge {
+			if !s.isFalse(c.lits[0]) {
+				ws[k] = c
+				k++
+				continue
+			}
 			c.lits[0], c.lits[1] = c.lits[1], c.lits[0]
 		}
 		if !s.isFalse(c.lits[1]) || s.isTrue(c.lits[0]) {
@@ -578,6 +599,9 @@ func (s *lcg) bump(x int32) {
 			s.act[i] *= 1e-100
 		}
 		s.actInc *= 1e-100
+		for _, c := range s.cls {
+			c.act *= 1e-100
+		}
 	}
 }
 
