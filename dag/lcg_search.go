@@ -6,8 +6,9 @@ import (
 )
 
 // The drivers of the learning search (lcg.go): one test of a makespan,
-// and the climb that raises a lower bound test by test while the clauses
-// learned carry over.
+// the climb that raises a lower bound test by test and the descent that
+// proves the best makespan optimal, the clauses learned carrying over
+// from test to test.
 
 // test searches for a schedule of makespan ≤ T under the assumption
 // [M ≤ T]. A refutation leaves the learned unit [M ≥ T + 1] at the root;
@@ -67,8 +68,9 @@ func (s *lcg) test(T int64) searchOutcome {
 }
 
 // stop reports whether the budget is spent or the test of T became
-// pointless: a schedule of makespan ≤ T + 1 is known elsewhere (see
-// searchResult; the climb would stop at T + 1 anyway).
+// pointless: a schedule of makespan ≤ T + slack is known elsewhere (see
+// searchResult): slack 1 for the climb, which stops below such a
+// schedule, 0 for the descent, which such a schedule answers.
 func (s *lcg) stop(T int64) bool {
 	if s.b.done() {
 		return true

@@ -450,3 +450,39 @@ func allBoundsOf(t *testing.T, insts []psplibInstance, work int64, also func(i i
 	}
 	return all
 }
+
+// TestLCGAloneJ60 runs the learning search's climb alone, from the cheap
+// bounds with no other bound or schedule first, at 10M work units per
+// instance (DAG_J60_LCG_WORK to change) on all 480 J60 instances: every
+// bound must stay ≤ the best known makespan; it logs how many reach the
+// published lower bound (the README's "learning search alone" figure).
+func TestLCGAloneJ60(t *testing.T) {
+	if testing.Short() {
+		t.Skip("480 instances with the learning search")
+	}
+	work := int64(10_000_000)
+	if v, err := strconv.ParseInt(os.Getenv("DAG_J60_LCG_WORK"), 10, 64); err == nil {
+		work = v
+	}
+	insts := loadPSPLIB(t, "j60", "j60hrs.sm")
+	pub := j60LowerBounds(t)
+	lbs := make([]int64, len(insts))
+	err := par.For(len(insts), 0, func(i int) error {
+		d, ms := insts[i].Inst.DAG, insts[i].Inst.Machines()
+		lbs[i], _ = dag.LCGClimbForTest(d, ms, dag.LowerBounds(d, ms).Best, insts[i].Ref, work)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reached := 0
+	for i, in := range insts {
+		if lbs[i] > in.Ref {
+			t.Errorf("j60 %v: learning-search bound %d > best known makespan %d", in.Key, lbs[i], in.Ref)
+		}
+		if lb, ok := pub[in.Key]; ok && len(lb) >= 2 && lbs[i] >= lb[1] {
+			reached++
+		}
+	}
+	t.Logf("J60 learning search alone (work %d): bound ≥ the published lower bound on %d/%d", work, reached, len(pub))
+}
