@@ -86,6 +86,9 @@ type lcg struct {
 
 	conflicts int64
 	b         *budget
+	// learned, when set, sees every clause learned (tests check them
+	// against every feasible schedule).
+	learned func([]lit)
 	// res, when set, is the result the search works for (see stop).
 	res     *searchResult
 	slack   int64

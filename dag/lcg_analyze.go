@@ -135,6 +135,9 @@ func (s *lcg) decay() { s.actInc /= lcgDecay }
 // learnClause adds the learned clause lits (asserting lits[0]) after the
 // jump back, and asserts it.
 func (s *lcg) learnClause(lits []lit) {
+	if s.learned != nil {
+		s.learned(lits)
+	}
 	if len(lits) == 1 {
 		s.set(lits[0], byClause, 0, 0, &lcgClause{lits: []lit{lits[0]}})
 		return

@@ -1,44 +1,10 @@
 package dag
 
 import (
+	"math/rand/v2"
 	"slices"
 	"testing"
 )
-
-// TestLCGBruteForce: on random tiny instances on one machine the learning
-// search's climb ends at the brute-force optimum with a schedule of that
-// makespan that passes the checker; on two machines (pooled) it never
-// exceeds brute force.
-func TestLCGBruteForce(t *testing.T) {
-	rng := newTestRand(47)
-	for trial := 0; trial < 400; trial++ {
-		in := randomTiny(t, rng, 7)
-		want := bruteOpt(in.d, in.machines)
-		p := newProblem(in.d, in.machines)
-		lo := max(CPLength(in.d), EnergyLB(in.d, in.machines))
-		top := in.d.TotalDuration() + 1
-		lb, start := lcgClimb(p, lo, top, &budget{max: 1 << 40})
-		if start == nil {
-			t.Fatalf("trial %d: the climb found no schedule (lb %d)", trial, lb)
-		}
-		if lb > want {
-			t.Fatalf("trial %d (%d machines): bound %d above brute force %d", trial, len(in.machines), lb, want)
-		}
-		if len(in.machines) == 1 {
-			if lb != want {
-				t.Fatalf("trial %d: optimum %d, brute force %d", trial, lb, want)
-			}
-			s := NewSchedule(in.d.N())
-			for i, st := range start {
-				s.Start[i], s.End[i], s.Machine[i] = st, st+in.d.Tasks[i].Duration, 0
-			}
-			mustCheck(t, "lcg", in, s)
-			if s.Makespan() > lb {
-				t.Fatalf("trial %d: schedule makespan %d, claimed %d", trial, s.Makespan(), lb)
-			}
-		}
-	}
-}
 
 // TestLCGDownElsewhere: told of a schedule of the optimal makespan
 // found elsewhere (res.elsewhere, as the lockstep's verdict does),
@@ -115,4 +81,154 @@ func TestLCGAgreesWithSearch(t *testing.T) {
 			mustCheck(t, "lcg", in, s)
 		}
 	}
+}
+
+// TestLCGClausesHold: every clause the learning search learns on random
+// small problems (1–2 resources, zero durations, random capacities) holds
+// for every feasible schedule of makespan ≤ hi, the top of M's root
+// interval, and every makespan value M it allows, listed exhaustively; the
+// climb ends at the enumerated optimum. A clause cutting off a feasible
+// schedule would be an unsound explanation or analysis.
+func TestLCGClausesHold(t *testing.T) {
+	rng := newTestRand(59)
+	clauses := 0
+	for trial := 0; trial < 3000; trial++ {
+		p := randomProblem(rng, 7)
+		opt := int64(-1)
+		for T := p.criticalPath(); opt < 0; T++ {
+			if enumerateSchedules(p, T, 1, func([]int64) {}) > 0 {
+				opt = T
+			}
+		}
+		hi := opt + int64(rng.IntN(3))
+		var feasible [][]int64
+		if enumerateSchedules(p, hi, 20_000, func(st []int64) { feasible = append(feasible, slices.Clone(st)) }) > 20_000 {
+			continue
+		}
+		lo := int64(rng.IntN(int(opt) + 1))
+		res := &searchResult{lb: lo, ub: hi}
+		s := newLCG(p, lo, hi, &budget{max: 1 << 40})
+		var learned [][]lit
+		s.learned = func(c []lit) { learned = append(learned, slices.Clone(c)) }
+		s.res, s.slack = res, 1
+		for res.lb < hi {
+			out := s.test(res.lb)
+			if out == searchFound {
+				break
+			}
+			res.lb++
+		}
+		if res.lb != min(opt, hi) {
+			t.Fatalf("trial %d: climb ends at %d, optimum %d (hi %d)", trial, res.lb, opt, hi)
+		}
+		for _, c := range learned {
+			clauses++
+			for _, st := range feasible {
+				ms := slices.Max(endsOf(p, st))
+				for M := max(lo, ms); M <= hi; M++ {
+					if !clauseHoldsAt(p, c, st, M) {
+						t.Fatalf("trial %d: learned clause %v excludes the feasible schedule %v at makespan %d", trial, c, st, M)
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d learned clauses checked", clauses)
+	if clauses < 1000 {
+		t.Fatalf("only %d clauses learned: the test exercises too little", clauses)
+	}
+}
+
+// clauseHoldsAt reports whether some literal of c holds for start times st
+// and makespan M.
+func clauseHoldsAt(p *problem, c []lit, st []int64, M int64) bool {
+	for _, l := range c {
+		v := M
+		if int(l.x) < p.n {
+			v = st[l.x]
+		}
+		if l.ge && v >= l.v || !l.ge && v <= l.v {
+			return true
+		}
+	}
+	return false
+}
+
+// randomProblem returns a pooled problem of 2..maxN tasks (durations 0–4,
+// one or two resources of capacity 1–5, random demands and forward edges).
+func randomProblem(rng *rand.Rand, maxN int) *problem {
+	n, k := 2+rng.IntN(maxN-1), 1+rng.IntN(2)
+	p := &problem{n: n, k: k, dur: make([]int64, n), dem: make([]int64, n*k), cap: make([]int64, k),
+		succ: make([][]int, n), pred: make([][]int, n)}
+	for r := range p.cap {
+		p.cap[r] = int64(1 + rng.IntN(5))
+	}
+	for i := 0; i < n; i++ {
+		p.dur[i] = int64(rng.IntN(5))
+		for r := 0; r < k; r++ {
+			p.dem[i*k+r] = int64(rng.IntN(int(p.cap[r]) + 1))
+		}
+		for j := i + 1; j < n; j++ {
+			if rng.Float64() < 0.25 {
+				p.succ[i] = append(p.succ[i], j)
+				p.pred[j] = append(p.pred[j], i)
+			}
+		}
+		p.topo = append(p.topo, i)
+	}
+	return p
+}
+
+// enumerateSchedules calls f with every feasible start-time vector of
+// makespan ≤ hi, tasks in index order (a topological order here), and
+// returns how many it found, stopping past limit.
+func enumerateSchedules(p *problem, hi int64, limit int, f func([]int64)) int {
+	st := make([]int64, p.n)
+	use := make([]int64, p.k*int(hi+1))
+	count := 0
+	var rec func(i int) bool
+	rec = func(i int) bool {
+		if i == p.n {
+			count++
+			if count > limit {
+				return false
+			}
+			f(st)
+			return true
+		}
+		var est int64
+		for _, q := range p.pred[i] {
+			est = max(est, st[q]+p.dur[q])
+		}
+		d, dem := p.dur[i], p.demand(i)
+		for t := est; t+d <= hi; t++ {
+			fits := true
+			for y := t; y < t+d && fits; y++ {
+				for r, c := range dem {
+					fits = fits && use[int(y)*p.k+r]+c <= p.cap[r]
+				}
+			}
+			if !fits {
+				continue
+			}
+			for y := t; y < t+d; y++ {
+				for r, c := range dem {
+					use[int(y)*p.k+r] += c
+				}
+			}
+			st[i] = t
+			more := rec(i + 1)
+			for y := t; y < t+d; y++ {
+				for r, c := range dem {
+					use[int(y)*p.k+r] -= c
+				}
+			}
+			if !more {
+				return false
+			}
+		}
+		return true
+	}
+	rec(0)
+	return count
 }

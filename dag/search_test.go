@@ -1,42 +1,49 @@
 package dag
 
-import (
-	"testing"
-)
+import "testing"
 
-// TestExactBruteForce: on random tiny instances on one machine the exact
-// search's optimum equals brute force, its schedule passes the checker
-// and has that makespan; on two machines (pooled) it never exceeds brute
-// force.
-func TestExactBruteForce(t *testing.T) {
-	rng := newTestRand(41)
-	for trial := 0; trial < 400; trial++ {
-		in := randomTiny(t, rng, 7)
-		want := bruteOpt(in.d, in.machines)
-		p := newProblem(in.d, in.machines)
-		lo := max(CPLength(in.d), EnergyLB(in.d, in.machines))
-		res := &searchResult{lb: lo, ub: in.d.TotalDuration() + 1}
-		searchUp(p, res, res.ub, &budget{max: 1 << 40})
-		lb, start := res.lb, res.start
-		if lb >= in.d.TotalDuration()+1 || start == nil {
-			t.Fatalf("trial %d: search did not finish", trial)
-		}
-		if lb > want {
-			t.Fatalf("trial %d (%d machines): search optimum %d above brute force %d", trial, len(in.machines), lb, want)
-		}
-		if len(in.machines) == 1 {
-			if lb != want {
-				t.Fatalf("trial %d: search optimum %d, brute force %d", trial, lb, want)
+// TestSearchesBruteForce: on random tiny instances on one machine, the
+// exact search's climb and the learning search's both end at the
+// brute-force optimum with a schedule of that makespan that passes the
+// checker; on two machines (pooled) neither exceeds brute force.
+func TestSearchesBruteForce(t *testing.T) {
+	searches := map[string]func(p *problem, lo, top int64) (int64, []int64){
+		"exact": func(p *problem, lo, top int64) (int64, []int64) {
+			res := &searchResult{lb: lo, ub: top}
+			searchUp(p, res, top, &budget{max: 1 << 40})
+			return res.lb, res.start
+		},
+		"lcg": func(p *problem, lo, top int64) (int64, []int64) {
+			return lcgClimb(p, lo, top, &budget{max: 1 << 40})
+		},
+	}
+	for _, name := range []string{"exact", "lcg"} {
+		rng := newTestRand(41)
+		for trial := 0; trial < 400; trial++ {
+			in := randomTiny(t, rng, 7)
+			want := bruteOpt(in.d, in.machines)
+			p := newProblem(in.d, in.machines)
+			lo := max(CPLength(in.d), EnergyLB(in.d, in.machines))
+			lb, start := searches[name](p, lo, in.d.TotalDuration()+1)
+			if start == nil {
+				t.Fatalf("%s, trial %d: no schedule found (bound %d)", name, trial, lb)
 			}
-			if start != nil {
-				s := NewSchedule(in.d.N())
-				for i, st := range start {
-					s.Start[i], s.End[i], s.Machine[i] = st, st+in.d.Tasks[i].Duration, 0
-				}
-				mustCheck(t, "exact", in, s)
-				if s.Makespan() > lb {
-					t.Fatalf("trial %d: schedule makespan %d, claimed %d", trial, s.Makespan(), lb)
-				}
+			if lb > want {
+				t.Fatalf("%s, trial %d (%d machines): optimum %d above brute force %d", name, trial, len(in.machines), lb, want)
+			}
+			if len(in.machines) > 1 {
+				continue
+			}
+			if lb != want {
+				t.Fatalf("%s, trial %d: optimum %d, brute force %d", name, trial, lb, want)
+			}
+			s := NewSchedule(in.d.N())
+			for i, st := range start {
+				s.Start[i], s.End[i], s.Machine[i] = st, st+in.d.Tasks[i].Duration, 0
+			}
+			mustCheck(t, name, in, s)
+			if s.Makespan() > lb {
+				t.Fatalf("%s, trial %d: schedule makespan %d, claimed %d", name, trial, s.Makespan(), lb)
 			}
 		}
 	}
