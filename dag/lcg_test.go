@@ -6,13 +6,13 @@ import (
 	"testing"
 )
 
-// TestLCGDownElsewhere: told of a schedule of the optimal makespan
-// found elsewhere (res.elsewhere, as the lockstep's verdict does),
-// lcgDown, the learning search top down, tests optimum − 1 only: it refutes it (lb = optimum) and
-// finds no schedule of its own; told of one a tick longer, it tests
-// optimum and finds a schedule of the optimal makespan, then proves it.
-// On one machine the pooled problem is the problem, so brute force gives
-// the optimum.
+// TestLCGDownElsewhere: told of a schedule of the optimal makespan found
+// elsewhere (res.elsewhere, as the lockstep's verdict does), lcgDown, the
+// learning search top down, tests optimum − 1 only: it refutes it (lb =
+// optimum) and finds no schedule of its own; told of one a tick longer,
+// it tests optimum and finds a schedule of the optimal makespan, then
+// proves it. On one machine the pooled problem is the problem, so brute
+// force gives the optimum.
 func TestLCGDownElsewhere(t *testing.T) {
 	rng := newTestRand(43)
 	checked := 0
