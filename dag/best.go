@@ -68,8 +68,8 @@ func (t *tracker) done() bool {
 const (
 	constructShare = 0.10
 	boundShare     = 0.20
-	// searchLimit is the largest DAG the exact searches run on (the
-	// learning search in Best, the exact search too in AllBounds).
+	// searchLimit is the largest DAG the searches run on (the learning
+	// search in Best; it and the exact search in AllBounds).
 	searchLimit = 120
 	// smallSearch is the largest DAG on which the searches get most
 	// of the improvement phase even with a gap above one (see improve) and
@@ -108,10 +108,9 @@ const (
 //     cores: on DAGs up to searchLimit tasks, the search with nogood
 //     learning (lcg) top down (proving the best makespan optimal) and
 //     bottom up (raising the bound, finding an optimal schedule there);
-//     and islands populations
-//     of a genetic algorithm over activity lists with justification of
-//     every child (see gaRun), each with its own random stream from
-//     o.Seed. All stop when the best bound meets the best makespan.
+//     and islands populations of a genetic algorithm over activity lists
+//     with justification of every child (see gaRun), each with its own
+//     random stream from o.Seed. All stop when the best bound meets the best makespan.
 //
 // The result is deterministic given o.Seed, whatever GOMAXPROCS and
 // o.Workers, unless TimeLimit binds (Result.TimeLimitHit). It returns a
@@ -341,25 +340,7 @@ func assign(d *DAG, machines [][]float64, start []int64) *Schedule {
 // it records the wall-clock time of each bound run.
 func strengthen(d *DAG, machines [][]float64, b *Bounds, p *problem, ub int64, bud *budget, share int64, withLP bool,
 	el map[string]time.Duration) {
-	run := func(name string, share int64, f func(*budget) int64) {
-		t0 := time.Now()
-		cb := bud.child(share)
-		v := f(cb)
-		b.addWork(name, cb.used)
-		bud.merge(cb)
-		switch name {
-		case "stage":
-			b.Stage = v
-		case "energetic":
-			b.Energetic = v
-		case "lp":
-			b.LP = v
-		}
-		b.raise(name)
-		if el != nil {
-			el[name] = time.Since(t0)
-		}
-	}
+	run := func(name string, share int64, f func(*budget) int64) { b.run(name, bud, share, el, f) }
 	if d.stageTopo != nil && len(d.Stages) < d.N() {
 		run("stage", bud.left()/10, func(cb *budget) int64 { return stageBound(d, machines, b.Best, ub, cb) })
 	}

@@ -117,6 +117,33 @@ func (b *Bounds) raise(name string) {
 	}
 }
 
+// run computes the destructive bound named name with f on share of bud's
+// work: it records the value, the work and (when el is not nil) the
+// wall-clock time, and raises Best.
+func (b *Bounds) run(name string, bud *budget, share int64, el map[string]time.Duration, f func(*budget) int64) {
+	t0 := time.Now()
+	cb := bud.child(share)
+	v := f(cb)
+	b.addWork(name, cb.used)
+	bud.merge(cb)
+	switch name {
+	case "stage":
+		b.Stage = v
+	case "energetic":
+		b.Energetic = v
+	case "lp":
+		b.LP = v
+	case "search":
+		b.Search = v
+	case "lcg":
+		b.LCG = v
+	}
+	b.raise(name)
+	if el != nil {
+		el[name] = time.Since(t0)
+	}
+}
+
 // addWork records work spent by a named bound.
 func (b *Bounds) addWork(name string, w int64) {
 	if b.Work == nil {

@@ -64,41 +64,27 @@ func AllBounds(d *DAG, machines [][]float64, ub int64, o Options) (Bounds, error
 	sb := bud.child(int64(allBoundsShare * float64(bud.max)))
 	strengthen(d, machines, &b, p, ub, sb, 10, false, el)
 	bud.merge(sb)
+	// A schedule of the pooled relaxation found by a search caps every
+	// bound computed on it after (the LP test's too).
 	if p != nil && p.n <= searchLimit && b.Best < ub && !bud.done() {
-		t0 := time.Now()
-		res := &searchResult{lb: b.Best, ub: ub}
-		cb := bud.child(bud.left() / 4)
-		searchUp(p, res, ub, cb)
-		b.Search = res.lb
-		// A schedule of the pooled relaxation at res.ub caps every bound
-		// computed on it (the LP test's too).
-		ub = min(ub, res.ub)
-		b.addWork("search", cb.used)
-		bud.merge(cb)
-		el["search"] = time.Since(t0)
-		b.raise("search")
+		b.run("search", bud, bud.left()/4, el, func(cb *budget) int64 {
+			res := &searchResult{lb: b.Best, ub: ub}
+			searchUp(p, res, ub, cb)
+			ub = min(ub, res.ub)
+			return res.lb
+		})
 	}
 	if p != nil && p.n <= searchLimit && b.Best < ub && !bud.done() {
-		t0 := time.Now()
-		cb := bud.child(bud.left() * 2 / 3)
-		lb, start := lcgClimb(p, b.Best, ub, cb)
-		b.LCG = lb
-		if start != nil {
-			ub = min(ub, lb)
-		}
-		b.addWork("lcg", cb.used)
-		bud.merge(cb)
-		el["lcg"] = time.Since(t0)
-		b.raise("lcg")
+		b.run("lcg", bud, bud.left()*2/3, el, func(cb *budget) int64 {
+			lb, start := lcgClimb(p, b.Best, ub, cb)
+			if start != nil {
+				ub = min(ub, lb)
+			}
+			return lb
+		})
 	}
 	if p != nil && p.n <= lpLimit && b.Best < ub && !bud.done() {
-		t0 := time.Now()
-		cb := bud.child(bud.left())
-		b.LP = lpClimb(p, b.Best, ub, cb)
-		b.addWork("lp", cb.used)
-		bud.merge(cb)
-		el["lp"] = time.Since(t0)
-		b.raise("lp")
+		b.run("lp", bud, bud.left(), el, func(cb *budget) int64 { return lpClimb(p, b.Best, ub, cb) })
 	}
 	b.Elapsed = el
 	return b, nil

@@ -63,9 +63,8 @@ type lcg struct {
 	lbHist, ubHist [][]int32
 	qhead          int
 
-	expl  []lit // stored explanations (time-table, disjunction), by offset
-	cls   []*lcgClause
-	learn int // learned clauses alive
+	expl []lit        // stored explanations (time-table, disjunction), by offset
+	cls  []*lcgClause // the learned clauses of two literals or more
 	// watchLo[x] holds the clauses watching a literal [x ≤ v] (false once
 	// lb(x) > v), watchHi[x] those watching [x ≥ v].
 	watchLo, watchHi [][]*lcgClause
@@ -137,7 +136,6 @@ type lcgEntry struct {
 // reason.
 type lcgClause struct {
 	lits    []lit
-	learned bool
 	deleted bool
 	act     float64
 }
@@ -192,7 +190,7 @@ func newLCG(p *problem, lo, hi int64, b *budget) *lcg {
 			s.ub[v] = min(s.ub[v], s.ub[j]-p.dur[v])
 		}
 	}
-	s.partners = append(partnersOf(p), nil)
+	s.partners = append(p.partners(), nil)
 	for x := range s.pendLo {
 		s.pendLo[x], s.pendHi[x] = lcgNone, lcgNoUB
 	}
@@ -290,8 +288,7 @@ func (s *lcg) entryOf(l lit) int32 {
 	lo, hi := 0, len(h)
 	for lo < hi { // first entry whose value implies l
 		m := (lo + hi) / 2
-		v := s.trail[h[m]].val
-		if l.ge && v >= l.v || !l.ge && v <= l.v {
+		if implies(l.ge, s.trail[h[m]].val, l.v) {
 			hi = m
 		} else {
 			lo = m + 1
@@ -300,10 +297,8 @@ func (s *lcg) entryOf(l lit) int32 {
 	if lo == len(h) {
 		return -1
 	}
-	if lo == 0 { // l may hold already in the root interval
-		if o := s.trail[h[0]].old; l.ge && o >= l.v || !l.ge && o <= l.v {
-			return -1
-		}
+	if lo == 0 && implies(l.ge, s.trail[h[0]].old, l.v) { // l held at the root
+		return -1
 	}
 	return h[lo]
 }
@@ -361,22 +356,19 @@ func (s *lcg) propagate() bool {
 				return false
 			}
 		}
-		changed := false
 		for _, t := range s.tt {
 			if !t.dirty {
 				continue
 			}
 			t.dirty = false
-			c, ok := t.run()
-			if !ok {
+			if !t.run() {
 				return false
 			}
-			changed = changed || c
 			if s.qhead < len(s.trail) {
 				break // cheaper rules first
 			}
 		}
-		if !changed && s.qhead == len(s.trail) {
+		if s.qhead == len(s.trail) { // no rule changed a bound
 			return true
 		}
 	}

@@ -55,7 +55,7 @@ func (s *lcg) analyze() ([]lit, int) {
 			break
 		}
 		count--
-		if e.kind == byClause && e.cl.learned {
+		if e.kind == byClause {
 			e.cl.act += s.actInc
 		}
 		s.explain(e, need, add)
@@ -142,9 +142,8 @@ func (s *lcg) learnClause(lits []lit) {
 		s.set(lits[0], byClause, 0, 0, &lcgClause{lits: []lit{lits[0]}})
 		return
 	}
-	c := &lcgClause{lits: append([]lit(nil), lits...), learned: true, act: s.actInc}
+	c := &lcgClause{lits: append([]lit(nil), lits...), act: s.actInc}
 	s.cls = append(s.cls, c)
-	s.learn++
 	s.watch(c, c.lits[0])
 	s.watch(c, c.lits[1])
 	s.set(c.lits[0], byClause, 0, 0, c)

@@ -13,24 +13,6 @@ package dag
 // part; this rule sees it from the windows alone (the detectable
 // precedences of Vilím's disjunctive reasoning, pairwise).
 
-// partnersOf returns, per task, the tasks it cannot overlap (both of
-// positive duration).
-func partnersOf(p *problem) [][]int32 {
-	out := make([][]int32, p.n)
-	for i := 0; i < p.n; i++ {
-		if p.dur[i] == 0 {
-			continue
-		}
-		for j := i + 1; j < p.n; j++ {
-			if p.dur[j] > 0 && p.incompatible(i, j) {
-				out[i] = append(out[i], int32(j))
-				out[j] = append(out[j], int32(i))
-			}
-		}
-	}
-	return out
-}
-
 // disjoin applies the rule to task x and each of its partners, both
 // ways; it returns false on a conflict.
 func (s *lcg) disjoin(x int32) bool {

@@ -102,7 +102,7 @@ func (s *lcg) pick() int {
 // (it is called at the root, whose entries may have learned reasons).
 func (s *lcg) reduce() {
 	limit := lcgFirstReduce
-	if s.learn < limit*(1+int(s.conflicts/int64(10*limit))) {
+	if len(s.cls) < limit*(1+int(s.conflicts/int64(10*limit))) {
 		return
 	}
 	locked := map[*lcgClause]bool{}
@@ -111,19 +111,18 @@ func (s *lcg) reduce() {
 			locked[c] = true
 		}
 	}
-	var learned []*lcgClause
+	var free []*lcgClause
 	for _, c := range s.cls {
-		if c.learned && !c.deleted && !locked[c] {
-			learned = append(learned, c)
+		if !locked[c] {
+			free = append(free, c)
 		}
 	}
-	sort.SliceStable(learned, func(a, b int) bool { return learned[a].act < learned[b].act })
-	for _, c := range learned[:len(learned)/2] {
+	sort.SliceStable(free, func(a, b int) bool { return free[a].act < free[b].act })
+	for _, c := range free[:len(free)/2] {
 		c.deleted = true
-		s.learn--
 	}
 	s.cls = slices.DeleteFunc(s.cls, func(c *lcgClause) bool { return c.deleted })
-	s.b.spend(int64(len(learned)))
+	s.b.spend(int64(len(free)))
 }
 
 // luby returns the i-th term (from 1) of the Luby sequence 1, 1, 2, 1, 1,

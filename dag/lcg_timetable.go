@@ -60,9 +60,9 @@ func newLCGTimetable(s *lcg, r int) *lcgTimetable {
 	return t
 }
 
-// run builds the profile and filters every task against it once. It
-// returns whether a bound changed, and false on a conflict.
-func (t *lcgTimetable) run() (changed, ok bool) {
+// run builds the profile and filters every task against it once; it
+// returns false on a conflict.
+func (t *lcgTimetable) run() bool {
 	s := t.s
 	dur := s.p.dur
 	t.events = t.events[:0]
@@ -77,7 +77,7 @@ func (t *lcgTimetable) run() (changed, ok bool) {
 	}
 	s.b.spend(int64(len(t.tasks)))
 	if len(t.events) == 0 {
-		return false, true
+		return true
 	}
 	slices.SortFunc(t.events, func(x, y ttEvent) int { return cmp.Compare(x.t, y.t) })
 	s.b.spend(int64(len(t.events)))
@@ -94,23 +94,22 @@ func (t *lcgTimetable) run() (changed, ok bool) {
 		if h > t.cap {
 			s.confl = s.confl[:0]
 			t.explainAt(-1, at, t.cap, func(l lit) { s.confl = append(s.confl, l) })
-			return false, false
+			return false
 		}
 		top = max(top, h)
 	}
 	if top+t.maxC <= t.cap {
-		return false, true
+		return true
 	}
-	before := len(s.trail)
 	for _, i := range t.tasks {
 		if top+t.c[i] <= t.cap {
 			continue
 		}
 		if !t.pushLB(i) || !t.pushUB(i) {
-			return false, false
+			return false
 		}
 	}
-	return len(s.trail) > before, true
+	return true
 }
 
 // height returns the profile height over segment k without task i's own

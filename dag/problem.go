@@ -116,6 +116,24 @@ func (p *problem) incompatible(i, j int) bool {
 	return false
 }
 
+// partners returns, per task, the tasks it cannot overlap (both of
+// positive duration), in index order.
+func (p *problem) partners() [][]int32 {
+	out := make([][]int32, p.n)
+	for i := 0; i < p.n; i++ {
+		if p.dur[i] == 0 {
+			continue
+		}
+		for j := i + 1; j < p.n; j++ {
+			if p.dur[j] > 0 && p.incompatible(i, j) {
+				out[i] = append(out[i], int32(j))
+				out[j] = append(out[j], int32(i))
+			}
+		}
+	}
+	return out
+}
+
 // criticalPath returns the longest path (heads) from a forward pass.
 func (p *problem) criticalPath() int64 {
 	ef := make([]int64, p.n)

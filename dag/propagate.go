@@ -94,20 +94,11 @@ type propagator struct {
 // newPropagator prepares the rules for p.
 func newPropagator(p *problem, energetic bool) *propagator {
 	pr := &propagator{p: p, w: (p.n + 63) / 64, energetic: energetic, maxCP: make([]int64, p.k),
-		queue: make([]int, max(1, p.n)), inQueue: make([]bool, p.n), partners: make([][]int32, p.n),
+		queue: make([]int, max(1, p.n)), inQueue: make([]bool, p.n), partners: p.partners(),
 		ttSet: newChangeSet(p.n), djSet: newChangeSet(p.n)}
 	for i := 0; i < p.n; i++ {
-		if p.dur[i] == 0 {
-			continue
-		}
 		for r, c := range p.demand(i) {
 			pr.maxCP[r] = max(pr.maxCP[r], c*p.dur[i])
-		}
-		for j := i + 1; j < p.n; j++ {
-			if p.dur[j] > 0 && p.incompatible(i, j) {
-				pr.partners[i] = append(pr.partners[i], int32(j))
-				pr.partners[j] = append(pr.partners[j], int32(i))
-			}
 		}
 	}
 	return pr

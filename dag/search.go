@@ -91,7 +91,10 @@ func (s *searcher) feasible(root *windows) searchOutcome {
 	st, fixed := s.level(0)
 	st.copyFrom(root)
 	clear(fixed)
-	s.memo = map[string][]cutset{}
+	if s.memo == nil {
+		s.memo = map[string][]cutset{}
+	}
+	clear(s.memo) // a cut set exhausted under another makespan proves nothing here
 	s.memoSize = 0
 	return s.dfs(0, 0)
 }
