@@ -152,6 +152,7 @@ func lcgUp(p *problem, res *searchResult, stop int64, b *budget) {
 	}
 	s := newLCG(p, res.lb, hi, b)
 	s.res, s.slack = res, 1
+	s.energyAfter = 0 // the climb proves more with the rule at every level
 	for res.lb < min(res.bound(), stop) && (res.elsewhere == 0 || res.lb < res.elsewhere-1) && !b.done() {
 		switch s.test(res.lb) {
 		case searchFound:

@@ -108,6 +108,9 @@ func TestLCGClausesHold(t *testing.T) {
 		lo := int64(rng.IntN(int(opt) + 1))
 		res := &searchResult{lb: lo, ub: hi}
 		s := newLCG(p, lo, hi, &budget{max: 1 << 40})
+		if trial%2 == 1 {
+			s.energyAfter = 0 // the energy rule at every level
+		}
 		var learned [][]lit
 		s.learned = func(c []lit) { learned = append(learned, slices.Clone(c)) }
 		s.res, s.slack = res, 1

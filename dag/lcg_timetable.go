@@ -20,7 +20,8 @@ import (
 // general. Ω is taken largest demand first, so it is short.
 type lcgTimetable struct {
 	s     *lcg
-	dirty bool // a task's bound changed since the last run
+	dirty bool       // a task's bound changed since the last run
+	en    *lcgEnergy // the energy rule of the same resource
 	cap   int64
 	tasks []int32 // tasks with positive demand and duration
 	c     []int64 // demand, by task index

@@ -1,6 +1,9 @@
 package dag
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // TestSearchesBruteForce: on random tiny instances on one machine, the
 // exact search's climb and the learning search's both end at the
@@ -16,8 +19,19 @@ func TestSearchesBruteForce(t *testing.T) {
 		"lcg": func(p *problem, lo, top int64) (int64, []int64) {
 			return lcgClimb(p, lo, top, &budget{max: 1 << 40})
 		},
+		// the climb with the energy rule as lcgDown runs it (on the
+		// tested makespan's root until lcgEnergyAfter conflicts)
+		"lcg-root-energy": func(p *problem, lo, top int64) (int64, []int64) {
+			s := newLCG(p, lo, top, &budget{max: 1 << 40})
+			for ; lo < top; lo++ {
+				if s.test(lo) == searchFound {
+					return lo, slices.Clone(s.lb[:s.n])
+				}
+			}
+			return top, nil
+		},
 	}
-	for _, name := range []string{"exact", "lcg"} {
+	for _, name := range []string{"exact", "lcg", "lcg-root-energy"} {
 		rng := newTestRand(41)
 		for trial := 0; trial < 400; trial++ {
 			in := randomTiny(t, rng, 7)

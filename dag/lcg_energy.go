@@ -1,0 +1,242 @@
+package dag
+
+import (
+	"cmp"
+	"slices"
+)
+
+// lcgEnergy is the energy rule of one resource for the learning search
+// (lcg): time-table edge finding (Vilím, CPAIOR 2011) with explanations
+// in the manner of Schutt, Feydy & Stuckey ("Explaining time-table-edge-
+// finding propagation for cumulative resource constraints", CPAIOR 2013).
+// It sees what the time-table cannot: tasks without compulsory parts that
+// must all run inside one window.
+//
+// The energy a window [a, b) surely holds, E(a, b), is the energy of the
+// tasks that must run wholly inside it (a ≤ lb_j, ub_j + p_j ≤ b) plus the
+// compulsory parts of the others inside it, computed for a among the
+// earliest starts and b among the latest ends of the tasks not yet fixed,
+// in O(n²) per run (a fixed task is all compulsory part). If E(a, b)
+// > C(b − a), the window is overloaded. Otherwise, with room R_i = C(b − a)
+// − E_i(a, b) (E without task i), task i runs at most q = ⌊R_i/c_i⌋ inside
+// it; when q < min(p_i, b − a), S_i ≤ a + q − p_i or S_i ≥ b − q, and if
+// i's earliest start rules out the first, S_i ≥ b − q (symmetrically,
+// S_i ≤ a + q − p_i).
+//
+// Explanations count each other task j by its least run inside the
+// window under its bounds (the energetic reasoning of Baptiste, Le Pape &
+// Nuijten; never less than the energy above): m_j = min(p_j, b − a,
+// lb_j + p_j − a, b − ub_j), which the two literals [S_j ≥ a + m_j − p_j]
+// and [S_j ≤ b − m_j] guarantee, whatever S_j is between them. The tasks
+// of largest energy come first and the last is cut to what is needed, so
+// an explanation holds wherever those tasks are at least as confined.
+type lcgEnergy struct {
+	t     *lcgTimetable
+	dirty bool
+	// the profile of compulsory parts: height segH[k] on [segT[k],
+	// segT[k+1]), cumulative energy cum[k] before segT[k]
+	segT, segH, cum []int64
+	est             []int64 // distinct earliest starts, ascending
+	byEnd           []int32 // tasks by latest end
+	free            []int64 // energy outside the compulsory part, by task
+	lb, end         []int64 // earliest start and latest end, by task
+	endE            []int64 // compulsory energy before each byEnd's end
+	contrib         []enContrib
+}
+
+// enContrib is task j's least run m inside a window, and its energy.
+type enContrib struct {
+	j    int32
+	m, e int64
+}
+
+func newLCGEnergy(t *lcgTimetable) *lcgEnergy {
+	t.en = &lcgEnergy{t: t, dirty: true, free: make([]int64, t.s.p.n), lb: make([]int64, t.s.p.n), end: make([]int64, t.s.p.n)}
+	return t.en
+}
+
+// run checks and filters every window once; it returns false on a
+// conflict. The windows and their energy are those of the bounds when it
+// began: bounds only tighten while it filters, so the energy it counts
+// stays surely there.
+func (en *lcgEnergy) run() bool {
+	t, s := en.t, en.t.s
+	dur := s.p.dur
+	en.profile()
+	en.est, en.byEnd = en.est[:0], en.byEnd[:0]
+	var maxP int64
+	for _, i := range t.tasks {
+		en.lb[i], en.end[i] = s.lb[i], s.ub[i]+dur[i]
+		cp := max(0, s.lb[i]+dur[i]-s.ub[i])
+		if en.free[i] = t.c[i] * (dur[i] - cp); en.free[i] == 0 {
+			continue // all in the profile, and fixed
+		}
+		en.est = append(en.est, s.lb[i])
+		en.byEnd = append(en.byEnd, i)
+		maxP = max(maxP, dur[i])
+	}
+	slices.Sort(en.est)
+	en.est = slices.Compact(en.est)
+	slices.SortFunc(en.byEnd, func(x, y int32) int { return cmp.Or(cmp.Compare(en.end[x], en.end[y]), cmp.Compare(x, y)) })
+	n := len(en.byEnd)
+	// the compulsory energy before each latest end (before each earliest
+	// start: ea below)
+	en.endE = en.endE[:0]
+	for _, j := range en.byEnd {
+		en.endE = append(en.endE, en.before(en.end[j]))
+	}
+	s.b.spend(int64(2 * (n + len(en.est))))
+	for _, a := range en.est {
+		var in int64 // free energy of the tasks wholly inside [a, b)
+		ea := en.before(a)
+		for k := 0; k < n; {
+			b, eb := en.end[en.byEnd[k]], en.endE[k]
+			for ; k < n && en.end[en.byEnd[k]] == b; k++ {
+				if j := en.byEnd[k]; en.lb[j] >= a {
+					in += en.free[j]
+				}
+			}
+			if b <= a {
+				continue
+			}
+			room := t.cap*(b-a) - in - (eb - ea)
+			if room < 0 {
+				s.confl = s.confl[:0]
+				en.explain(a, b, -1, t.cap*(b-a)+1, func(l lit) { s.confl = append(s.confl, l) })
+				return false
+			}
+			if room >= t.maxC*min(maxP, b-a) {
+				continue // no task can be pushed out of this window
+			}
+			if !en.filter(a, b, room) {
+				return false
+			}
+		}
+		s.b.spend(int64(n))
+	}
+	return true
+}
+
+// filter pushes each task not wholly inside [a, b) out of the room its
+// run there would need.
+func (en *lcgEnergy) filter(a, b, room int64) bool {
+	t, s := en.t, en.t.s
+	dur := s.p.dur
+	w := b - a
+	for _, i := range t.tasks {
+		p, c := dur[i], t.c[i]
+		if en.lb[i] >= a && en.end[i] <= b {
+			continue // counted inside
+		}
+		// room without i: its compulsory part inside [a, b) is counted in
+		// the window's energy
+		ri := room + c*max(0, min(en.lb[i]+p, b)-max(en.end[i]-p, a))
+		lb, ub := s.lb[i], s.ub[i]
+		q := ri / c
+		if q >= min(p, w) {
+			continue
+		}
+		if lb > a+q-p && b-q > lb {
+			// i cannot end by a + q: S_i ≥ b − q
+			v := b - q
+			need := t.cap*w - c*(q+1) + 1 // energy of the others that leaves i at most q
+			off := int32(len(s.expl))
+			s.expl = append(s.expl, lit{})
+			x := en.explain(a, b, i, need, func(l lit) { s.expl = append(s.expl, l) })
+			s.expl[off] = lit{i, true, a + (t.cap*w-x)/c + 1 - p}
+			if !s.set(lit{i, true, v}, byStored, off, int32(len(s.expl))-off, nil) {
+				return false
+			}
+			lb = v
+		}
+		if ub < b-q && a+q-p < ub && lb <= ub {
+			// i cannot start at b − q or later: S_i ≤ a + q − p_i
+			v := a + q - p
+			need := t.cap*w - c*(q+1) + 1
+			off := int32(len(s.expl))
+			s.expl = append(s.expl, lit{})
+			x := en.explain(a, b, i, need, func(l lit) { s.expl = append(s.expl, l) })
+			s.expl[off] = lit{i, false, b - (t.cap*w-x)/c - 1}
+			if !s.set(lit{i, false, v}, byStored, off, int32(len(s.expl))-off, nil) {
+				return false
+			}
+		}
+		s.b.spend(1)
+	}
+	return true
+}
+
+// explain adds the literals that guarantee other tasks than skip at least
+// need energy inside [a, b), and returns the energy they guarantee.
+func (en *lcgEnergy) explain(a, b int64, skip int32, need int64, add func(lit)) int64 {
+	t, s := en.t, en.t.s
+	dur := s.p.dur
+	en.contrib = en.contrib[:0]
+	for _, j := range t.tasks {
+		if j == skip {
+			continue
+		}
+		p := dur[j]
+		m := min(p, b-a, s.lb[j]+p-a, b-s.ub[j])
+		if m > 0 {
+			en.contrib = append(en.contrib, enContrib{j, m, t.c[j] * m})
+		}
+	}
+	s.b.spend(int64(len(t.tasks)))
+	slices.SortFunc(en.contrib, func(x, y enContrib) int { return cmp.Or(cmp.Compare(y.e, x.e), cmp.Compare(x.j, y.j)) })
+	var sum int64
+	for _, k := range en.contrib {
+		if sum >= need {
+			break
+		}
+		m := k.m
+		if over := sum + k.e - need; over > 0 {
+			m -= over / t.c[k.j] // the least run that still reaches need
+		}
+		sum += t.c[k.j] * m
+		add(lit{k.j, true, a + m - dur[k.j]})
+		add(lit{k.j, false, b - m})
+	}
+	if sum < need {
+		panic("dag: energy explanation short of the energy it found")
+	}
+	return sum
+}
+
+// profile builds the compulsory parts' profile and its cumulative energy.
+func (en *lcgEnergy) profile() {
+	t, s := en.t, en.t.s
+	t.events = t.events[:0]
+	for _, i := range t.tasks {
+		if a, b := s.ub[i], s.lb[i]+s.p.dur[i]; a < b {
+			t.events = append(t.events, ttEvent{a, t.c[i]}, ttEvent{b, -t.c[i]})
+		}
+	}
+	slices.SortFunc(t.events, func(x, y ttEvent) int { return cmp.Compare(x.t, y.t) })
+	en.segT, en.segH, en.cum = en.segT[:0], en.segH[:0], en.cum[:0]
+	var h, e int64
+	for k := 0; k < len(t.events); {
+		at := t.events[k].t
+		if len(en.segT) > 0 {
+			e += h * (at - en.segT[len(en.segT)-1])
+		}
+		for k < len(t.events) && t.events[k].t == at {
+			h += t.events[k].d
+			k++
+		}
+		en.segT, en.segH, en.cum = append(en.segT, at), append(en.segH, h), append(en.cum, e)
+	}
+	s.b.spend(int64(len(t.tasks) + len(t.events)))
+}
+
+// before returns the compulsory energy before time x.
+func (en *lcgEnergy) before(x int64) int64 {
+	k, found := slices.BinarySearch(en.segT, x)
+	if found {
+		return en.cum[k]
+	}
+	if k == 0 {
+		return 0
+	}
+	return en.cum[k-1] + en.segH[k-1]*(x-en.segT[k-1])
+}
