@@ -32,7 +32,7 @@ type individual struct {
 // from the mother, each skipping tasks already taken; it keeps precedence
 // feasibility. Mutation swaps adjacent tasks that are not precedence-
 // related. Survival keeps the best of parents and children (ties: the
-// older).
+// older), each schedule once (survive).
 func gaRun(d *DAG, machines [][]float64, rng *rand.Rand, tr *tracker, seeds []*Schedule) {
 	prio := Priority(d, LFT, 0, rng)
 	var pop []individual
@@ -51,8 +51,7 @@ func gaRun(d *DAG, machines [][]float64, rng *rand.Rand, tr *tracker, seeds []*S
 			return
 		}
 	}
-	sortPop(pop)
-	pop = pop[:gaPopulation]
+	pop = survive(pop)
 	taken := make([]bool, d.N())
 	for !tr.done() {
 		perm := rng.Perm(len(pop))
@@ -73,9 +72,28 @@ func gaRun(d *DAG, machines [][]float64, rng *rand.Rand, tr *tracker, seeds []*S
 			}
 		}
 		pop = append(pop, kids...)
-		sortPop(pop)
-		pop = pop[:gaPopulation]
+		pop = survive(pop)
 	}
+}
+
+// survive keeps the gaPopulation best of pop, each schedule once while
+// there are enough distinct ones: copies of one schedule would otherwise
+// fill the population and stop the search.
+func survive(pop []individual) []individual {
+	sortPop(pop)
+	out := make([]individual, 0, gaPopulation)
+	var dup []individual
+	for _, ind := range pop {
+		if len(out) > 0 && slices.ContainsFunc(out, func(o individual) bool { return o.ms == ind.ms && slices.Equal(o.list, ind.list) }) {
+			dup = append(dup, ind)
+			continue
+		}
+		out = append(out, ind)
+		if len(out) == gaPopulation {
+			return out
+		}
+	}
+	return append(out, dup[:gaPopulation-len(out)]...)
 }
 
 // sortPop orders by makespan, stably (older individuals first on ties).
