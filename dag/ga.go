@@ -84,7 +84,7 @@ func survive(pop []individual) []individual {
 	out := make([]individual, 0, gaPopulation)
 	var dup []individual
 	for _, ind := range pop {
-		if len(out) > 0 && slices.ContainsFunc(out, func(o individual) bool { return o.ms == ind.ms && slices.Equal(o.list, ind.list) }) {
+		if slices.ContainsFunc(out, func(o individual) bool { return o.ms == ind.ms && slices.Equal(o.list, ind.list) }) {
 			dup = append(dup, ind)
 			continue
 		}

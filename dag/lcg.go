@@ -218,7 +218,7 @@ func newLCG(p *problem, lo, hi int64, b *budget) *lcg {
 	for r := 0; r < p.k; r++ {
 		if t := newLCGTimetable(s, r); t != nil {
 			s.tt = append(s.tt, t)
-			newLCGEnergy(t)
+			t.en = newLCGEnergy(t)
 			for _, i := range t.tasks {
 				s.ttOf[i] = append(s.ttOf[i], t)
 			}

@@ -51,8 +51,8 @@ type enContrib struct {
 }
 
 func newLCGEnergy(t *lcgTimetable) *lcgEnergy {
-	t.en = &lcgEnergy{t: t, dirty: true, free: make([]int64, t.s.p.n), lb: make([]int64, t.s.p.n), end: make([]int64, t.s.p.n)}
-	return t.en
+	n := t.s.p.n
+	return &lcgEnergy{t: t, dirty: true, free: make([]int64, n), lb: make([]int64, n), end: make([]int64, n)}
 }
 
 // run checks and filters every window once; it returns false on a
