@@ -164,7 +164,7 @@ const (
 	// lcgEnergyAfter is when a solver whose energyAfter is left at it
 	// (the descent, lcgDown) turns to the energy rule at every level;
 	// before, the rule runs only on the tested makespan's root. The rule
-	// costs O(n²) per run and a single test of one makespan gains less
+	// costs O(n²) or more per run and a single test of one makespan gains less
 	// from it than a climb through many. On PSPLIB J60 (the 410 with a
 	// published lower bound), testing best known − 1 alone at 10M work
 	// units reaches it on 364 with the rule at every level against 368

@@ -15,8 +15,10 @@ import (
 // The energy a window [a, b) surely holds, E(a, b), is the energy of the
 // tasks that must run wholly inside it (a ≤ lb_j, ub_j + p_j ≤ b) plus the
 // compulsory parts of the others inside it, computed for a among the
-// earliest starts and b among the latest ends of the tasks not yet fixed,
-// in O(n²) per run (a fixed task is all compulsory part). If E(a, b)
+// earliest starts and b among the latest ends of the tasks not yet fixed
+// (a fixed task is all compulsory part): O(n²) windows per run, plus O(n)
+// for each window tight enough that a task might not fit, plus the sort
+// of an explanation per push (O(n³) at worst, rarely near it). If E(a, b)
 // > C(b − a), the window is overloaded. Otherwise, with room R_i = C(b − a)
 // − E_i(a, b) (E without task i), task i runs at most q = ⌊R_i/c_i⌋ inside
 // it; when q < min(p_i, b − a), S_i ≤ a + q − p_i or S_i ≥ b − q, and if
