@@ -35,15 +35,14 @@ import (
 type lcgEnergy struct {
 	t     *lcgTimetable
 	dirty bool
-	// the profile of compulsory parts: height segH[k] on [segT[k],
-	// segT[k+1]), cumulative energy cum[k] before segT[k]
-	segT, segH, cum []int64
-	est             []int64 // distinct earliest starts, ascending
-	byEnd           []int32 // tasks by latest end
-	free            []int64 // energy outside the compulsory part, by task
-	lb, end         []int64 // earliest start and latest end, by task
-	endE            []int64 // compulsory energy before each byEnd's end
-	contrib         []enContrib
+	// cum[k] is the compulsory energy before the time-table's segT[k]
+	cum     []int64
+	est     []int64 // distinct earliest starts, ascending
+	byEnd   []int32 // tasks by latest end
+	free    []int64 // energy outside the compulsory part, by task
+	lb, end []int64 // earliest start and latest end, by task
+	endE    []int64 // compulsory energy before each byEnd's end
+	contrib []enContrib
 }
 
 // enContrib is task j's least run m inside a window, and its energy.
@@ -64,7 +63,10 @@ func newLCGEnergy(t *lcgTimetable) *lcgEnergy {
 func (en *lcgEnergy) run() bool {
 	t, s := en.t, en.t.s
 	dur := s.p.dur
-	en.profile()
+	if t.dirty {
+		panic("dag: internal: energy rule on a stale time-table profile")
+	}
+	en.cumulate()
 	en.est, en.byEnd = en.est[:0], en.byEnd[:0]
 	var maxP int64
 	for _, i := range t.tasks {
@@ -205,40 +207,31 @@ func (en *lcgEnergy) explain(a, b int64, skip int32, need int64, add func(lit)) 
 	return sum
 }
 
-// profile builds the compulsory parts' profile and its cumulative energy.
-func (en *lcgEnergy) profile() {
-	t, s := en.t, en.t.s
-	t.events = t.events[:0]
-	for _, i := range t.tasks {
-		if a, b := s.ub[i], s.lb[i]+s.p.dur[i]; a < b {
-			t.events = append(t.events, ttEvent{a, t.c[i]}, ttEvent{b, -t.c[i]})
+// cumulate sums the energy of the time-table's profile of compulsory
+// parts. The rule runs only when its time-table is clean, so that profile
+// is of the current bounds.
+func (en *lcgEnergy) cumulate() {
+	t := en.t
+	en.cum = en.cum[:0]
+	var e int64
+	for k, at := range t.segT {
+		if k > 0 {
+			e += t.segH[k-1] * (at - t.segT[k-1])
 		}
+		en.cum = append(en.cum, e)
 	}
-	slices.SortFunc(t.events, func(x, y ttEvent) int { return cmp.Compare(x.t, y.t) })
-	en.segT, en.segH, en.cum = en.segT[:0], en.segH[:0], en.cum[:0]
-	var h, e int64
-	for k := 0; k < len(t.events); {
-		at := t.events[k].t
-		if len(en.segT) > 0 {
-			e += h * (at - en.segT[len(en.segT)-1])
-		}
-		for k < len(t.events) && t.events[k].t == at {
-			h += t.events[k].d
-			k++
-		}
-		en.segT, en.segH, en.cum = append(en.segT, at), append(en.segH, h), append(en.cum, e)
-	}
-	s.b.spend(int64(len(t.tasks) + len(t.events)))
+	t.s.b.spend(int64(len(t.segT)))
 }
 
 // before returns the compulsory energy before time x.
 func (en *lcgEnergy) before(x int64) int64 {
-	k, found := slices.BinarySearch(en.segT, x)
+	t := en.t
+	k, found := slices.BinarySearch(t.segT, x)
 	if found {
 		return en.cum[k]
 	}
 	if k == 0 {
 		return 0
 	}
-	return en.cum[k-1] + en.segH[k-1]*(x-en.segT[k-1])
+	return en.cum[k-1] + t.segH[k-1]*(x-t.segT[k-1])
 }

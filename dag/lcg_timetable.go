@@ -77,12 +77,12 @@ func (t *lcgTimetable) run() bool {
 		}
 	}
 	s.b.spend(int64(len(t.tasks)))
+	t.segT, t.segH = t.segT[:0], t.segH[:0]
 	if len(t.events) == 0 {
 		return true
 	}
 	slices.SortFunc(t.events, func(x, y ttEvent) int { return cmp.Compare(x.t, y.t) })
 	s.b.spend(int64(len(t.events)))
-	t.segT, t.segH = t.segT[:0], t.segH[:0]
 	var h, top int64
 	for k := 0; k < len(t.events); {
 		at := t.events[k].t
