@@ -29,9 +29,11 @@ bound, the stage-structure bound NewLB, the node-packing bound and the
 per-machine bin bound; then, within --budget work units per job, the
 destructive bounds: stage (stage-level energetic reasoning, DAGs in stages),
 energetic (precedence windows, disjunctions, time-table and energetic
-reasoning with shaving, up to 1000 tasks), lp (the LP test of destructive
-improvement, up to 200 tasks) and search (the exact search refuting makespans,
-up to 120 tasks). best is the largest and bestBy names it; the JSON lists every
+reasoning with shaving, up to 1000 tasks), search (the exact search refuting
+makespans, up to 120 tasks), lcg (the search with nogood learning climbing
+from the best bound so far, up to 120 tasks) and lp (the LP test of
+destructive improvement, up to 200 tasks), in that order, each starting from
+the bounds before it. best is the largest and bestBy names it; the JSON lists every
 bound with its value and work (and with --timings its wall-clock seconds,
 which depend on the machine). For Alibaba traces the observed run time is
 reported beside them. The input and machines flags are those of 'capplan dag
