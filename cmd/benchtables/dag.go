@@ -165,6 +165,15 @@ func dagPSPLIBTables(quick bool) error {
 		if err := render(cert); err != nil {
 			return err
 		}
+		if set.name == "j60" && !quick {
+			proof, err := dagProofTable(cases, runs[slices.Index(dagMethods, "best")])
+			if err != nil {
+				return err
+			}
+			if err := render(proof); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }

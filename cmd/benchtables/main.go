@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -24,7 +25,19 @@ import (
 func main() {
 	quick := flag.Bool("quick", false, "smaller sizes only")
 	only := flag.String("only", "", "comma-separated groups to run: fairshare, lp, process, shapes, dag, progen, pack, vbp, sim, online, constraints, limits (default all)")
+	proof := flag.String("dag-proof", "", "comma-separated work budgets of the J60 proof table (default 10× and 160× dag.DefaultSearchWork)")
 	flag.Parse()
+	if *proof != "" {
+		dagProofBudgets = nil
+		for _, f := range strings.Split(*proof, ",") {
+			w, err := strconv.ParseInt(strings.TrimSpace(f), 10, 64)
+			if err != nil || w <= 0 {
+				fmt.Fprintf(os.Stderr, "benchtables: -dag-proof: %q is not a positive number of work units\n", f)
+				os.Exit(2)
+			}
+			dagProofBudgets = append(dagProofBudgets, w)
+		}
+	}
 	if err := run(*quick, *only); err != nil {
 		fmt.Fprintln(os.Stderr, "benchtables:", err)
 		os.Exit(1)
