@@ -3,9 +3,11 @@ package main
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"time"
 
 	"github.com/capplan/capplan/dag"
+	"github.com/capplan/capplan/datasets/dags"
 	"github.com/capplan/capplan/internal/par"
 	"github.com/capplan/capplan/reports"
 )
@@ -23,14 +25,13 @@ var dagProofBudgets = []int64{10 * dag.DefaultSearchWork, 160 * dag.DefaultSearc
 // their bound. It counts, per budget, the instances whose best bound
 // reaches the published lower bound (j60lb.sm) and those proved optimal,
 // with the time per instance checked, one core each.
-func dagProofTable(cases []dagPSPLIBCase, best []dagRun) (reports.Table, error) {
-	pub, err := dagJ60Published()
-	if err != nil {
-		return reports.Table{}, err
-	}
-	var open []int // the instances Best did not prove
+func dagProofTable(cases []dagPSPLIBCase, best []dagRun, pub map[dags.PSPLIBKey][]int64) (reports.Table, error) {
+	// Best's bound per instance, and the instances it did not prove.
+	base := make([]int64, len(best))
+	var open []int
 	for c, r := range best {
-		if r.makespan > max(cases[c].bound, r.bound) {
+		base[c] = max(cases[c].bound, r.bound)
+		if r.makespan > base[c] {
 			open = append(open, c)
 		}
 	}
@@ -39,29 +40,25 @@ func dagProofTable(cases []dagPSPLIBCase, best []dagRun) (reports.Table, error) 
 		Header: []string{"budget (work units)", "bound ≥ published lower bound", "proved optimal", "mean time checked", "max time checked"},
 		Align:  []reports.Align{reports.AlignLeft, reports.AlignRight, reports.AlignRight, reports.AlignRight, reports.AlignRight},
 	}
-	count := func(bound func(c int) int64) (reached, given, proved int) {
+	row := func(name string, bound []int64, mean, worst string) {
+		reached, given, proved := 0, 0, 0
 		for c, r := range best {
-			b := bound(c)
 			if lb, ok := pub[cases[c].key]; ok && len(lb) >= 2 {
 				given++
-				if b >= lb[1] {
+				if bound[c] >= lb[1] {
 					reached++
 				}
 			}
-			if r.makespan == b {
+			if r.makespan == bound[c] {
 				proved++
 			}
 		}
-		return reached, given, proved
-	}
-	row := func(name string, reached, given, proved int, mean, worst string) {
 		t.Rows = append(t.Rows, []string{name, fmt.Sprintf("%d/%d (%s)", reached, given, reports.FormatPercent(float64(reached)/float64(max(1, given)))),
 			fmt.Sprintf("%d/%d", proved, len(best)), mean, worst})
 	}
-	reached, given, proved := count(func(c int) int64 { return max(cases[c].bound, best[c].bound) })
-	row(fmt.Sprintf("%d (Best alone, default)", dag.DefaultSearchWork), reached, given, proved, "-", "-")
+	row(fmt.Sprintf("%d (Best alone, default)", dag.DefaultSearchWork), base, "-", "-")
 	for _, work := range dagProofBudgets {
-		got := make([]int64, len(open))
+		bound := slices.Clone(base)
 		took := make([]time.Duration, len(open))
 		err := par.For(len(open), runtime.NumCPU(), func(k int) error {
 			c := open[k]
@@ -75,26 +72,18 @@ func dagProofTable(cases []dagPSPLIBCase, best []dagRun) (reports.Table, error) 
 			if b.Best > min(best[c].makespan, cases[c].ref) {
 				return fmt.Errorf("j60 %v: bound %d above Best's makespan %d or the best known %d", cases[c].key, b.Best, best[c].makespan, cases[c].ref)
 			}
-			got[k] = b.Best
+			bound[c] = max(bound[c], b.Best) // distinct c per goroutine
 			return nil
 		})
 		if err != nil {
 			return reports.Table{}, err
 		}
-		bound := make(map[int]int64, len(open))
 		var sum, worst time.Duration
-		for k, c := range open {
-			bound[c] = max(got[k], cases[c].bound, best[c].bound)
-			sum += took[k]
-			worst = max(worst, took[k])
+		for _, d := range took {
+			sum += d
+			worst = max(worst, d)
 		}
-		reached, given, proved := count(func(c int) int64 {
-			if b, ok := bound[c]; ok {
-				return b
-			}
-			return max(cases[c].bound, best[c].bound)
-		})
-		row(fmt.Sprintf("%d", work), reached, given, proved, dagMS(sum/time.Duration(max(1, len(open)))), dagMS(worst))
+		row(fmt.Sprintf("%d", work), bound, dagMS(sum/time.Duration(max(1, len(open)))), dagMS(worst))
 	}
 	return t, nil
 }
