@@ -45,11 +45,12 @@ type tracker struct {
 	passes int
 }
 
-// offer records a schedule built (its work is charged separately).
+// offer records a schedule built (its work is charged separately),
+// keeping a copy when it is the shortest so far: callers reuse theirs.
 func (t *tracker) offer(s *Schedule, method string) {
 	t.passes++
 	if ms := s.Makespan(); t.best == nil || ms < t.ms {
-		t.best, t.ms, t.method = s, ms, method
+		t.best, t.ms, t.method = s.Clone(), ms, method
 	}
 }
 

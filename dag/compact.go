@@ -108,6 +108,13 @@ func newStageTimes(ns int) *stageTimes {
 	return &stageTimes{end: make([]int64, ns), start: make([]int64, ns), any: make([]bool, ns)}
 }
 
+// reset forgets every stage's times, as newStageTimes leaves them.
+func (st *stageTimes) reset() {
+	clear(st.end)
+	clear(st.start)
+	clear(st.any)
+}
+
 func (st *stageTimes) add(s int, start, end int64) {
 	if !st.any[s] {
 		st.start[s], st.end[s], st.any[s] = start, end, true

@@ -16,10 +16,10 @@ const (
 	gaAlpha      = 1.0  // regret-based sampling exponent for the initial population
 )
 
-// individual is one activity list with its decoded, justified schedule.
+// individual is one activity list with the makespan of its decoded,
+// justified schedule.
 type individual struct {
 	list []int
-	s    *Schedule
 	ms   int64
 }
 
@@ -35,9 +35,10 @@ type individual struct {
 // older), each schedule once (survive).
 func gaRun(d *DAG, machines [][]float64, rng *rand.Rand, tr *tracker, seeds []*Schedule) {
 	prio := Priority(d, LFT, 0, rng)
+	j := newJustifier(d, machines)
 	var pop []individual
 	add := func(list []int) bool {
-		ind := decode(d, machines, list, tr)
+		ind := decode(j, list, tr)
 		pop = append(pop, ind)
 		return !tr.done()
 	}
@@ -65,7 +66,7 @@ func gaRun(d *DAG, machines [][]float64, rng *rand.Rand, tr *tracker, seeds []*S
 			for _, pair := range [][2][]int{{mom, dad}, {dad, mom}} {
 				child := crossover(pair[0], pair[1], q1, q2, taken)
 				mutate(d, child, rng)
-				kids = append(kids, decode(d, machines, child, tr))
+				kids = append(kids, decode(j, child, tr))
 				if tr.done() {
 					break
 				}
@@ -102,17 +103,18 @@ func sortPop(pop []individual) {
 }
 
 // decode schedules a list with the serial SGS, justifies it and returns
-// the individual with its list set to the justified start order.
-func decode(d *DAG, machines [][]float64, list []int, tr *tracker) individual {
-	s := NewSchedule(d.N())
-	sp := NewSpace(machines)
-	serialList(d, sp, list, nil, forward, 0, s)
-	tr.charge(sp.work + d.passWork())
+// the individual with its list set to the justified start order. Both
+// schedules are j's buffers (the tracker copies the one it keeps).
+func decode(j *justifier, list []int, tr *tracker) individual {
+	d, s := j.d, j.r
+	j.fwd.reset()
+	serialListWith(d, j.fwd, list, nil, forward, 0, s, j.st)
+	tr.charge(j.fwd.work + d.passWork())
 	tr.offer(s, "ga")
-	j, w := justify(d, machines, s, false)
+	js, w := j.run(s, false)
 	tr.charge(w)
-	tr.offer(j, "ga+fbi")
-	return individual{list: startOrder(d, j), s: j, ms: j.Makespan()}
+	tr.offer(js, "ga+fbi")
+	return individual{list: startOrder(d, js), ms: js.Makespan()}
 }
 
 // startOrder returns the tasks by start time (ties: end, topological

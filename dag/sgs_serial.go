@@ -44,8 +44,15 @@ func serialSGS(d *DAG, sp *Space, prio []float64) *Schedule {
 // Barrier stages are read from the stage extremes, so a pass costs
 // O(N + E') placements and edge visits.
 func serialList(d *DAG, sp *Space, list []int, fixed []int, dir direction, horizon int64, s *Schedule) {
+	serialListWith(d, sp, list, fixed, dir, horizon, s, newStageTimes(len(d.Stages)))
+}
+
+// serialListWith is serialList with the stage times st as scratch (reset
+// here), for callers that run many passes.
+func serialListWith(d *DAG, sp *Space, list []int, fixed []int, dir direction, horizon int64, s *Schedule,
+	st *stageTimes) {
+	st.reset()
 	cv := dir.edges(d)
-	st := newStageTimes(len(d.Stages))
 	near, stageNear := dir.near(s), dir.stageNear(st)
 	home := int64(0) // the edge of a task with no neighbour behind
 	if dir == backward {

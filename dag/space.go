@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 )
 
 // Never is the start an impossible fit reports.
@@ -19,6 +18,7 @@ type Space struct {
 	k    int
 	caps [][]float64 // per machine, with CapTol slack added
 	same []bool      // same[m]: machine m has the capacities of machine m−1
+	zero []float64   // k zeros, the usage before the first breakpoint
 	tl   []timeline
 	// work counts the machines tried and segments walked by fits, in the
 	// package's work units (see DefaultMaxWork).
@@ -39,7 +39,7 @@ func NewSpace(machines [][]float64) *Space {
 		panic("dag: no machines")
 	}
 	s := &Space{k: len(machines[0]), caps: make([][]float64, len(machines)), same: make([]bool, len(machines)),
-		tl: make([]timeline, len(machines))}
+		zero: make([]float64, len(machines[0])), tl: make([]timeline, len(machines))}
 	for m, c := range machines {
 		if len(c) != s.k {
 			panic(fmt.Sprintf("dag: machine %d has %d capacities, machine 0 has %d", m, len(c), s.k))
@@ -71,11 +71,20 @@ func (s *Space) Machines() int { return len(s.tl) }
 
 // Clone returns a deep copy in O(total breakpoints · K).
 func (s *Space) Clone() *Space {
-	c := &Space{k: s.k, caps: s.caps, same: s.same, tl: make([]timeline, len(s.tl))}
+	c := &Space{k: s.k, caps: s.caps, same: s.same, zero: s.zero, tl: make([]timeline, len(s.tl))}
 	for m, tl := range s.tl {
 		c.tl[m] = timeline{t: slices.Clone(tl.t), u: slices.Clone(tl.u)}
 	}
 	return c
+}
+
+// reset empties the space and its work count, keeping its memory: a
+// worker that builds many schedules reuses one space.
+func (s *Space) reset() {
+	for m := range s.tl {
+		s.tl[m].t, s.tl[m].u = s.tl[m].t[:0], s.tl[m].u[:0]
+	}
+	s.work = 0
 }
 
 // Fits reports whether demand r fits machine m when it is empty.
@@ -91,7 +100,16 @@ func (s *Space) Fits(m int, r []float64) bool {
 // seg returns the index of the segment of tl containing time x, or −1
 // before the first breakpoint.
 func (tl *timeline) seg(x int64) int {
-	return sort.Search(len(tl.t), func(i int) bool { return tl.t[i] > x }) - 1
+	lo, hi := 0, len(tl.t) // the first breakpoint above x is in [lo, hi]
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if tl.t[mid] > x {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return lo - 1
 }
 
 // EarliestFit returns the earliest start ≥ tmin at which demand r fits
@@ -205,7 +223,7 @@ func (s *Space) split(tl *timeline, x int64) int {
 	}
 	tl.t = slices.Insert(tl.t, i+1, x)
 	if i < 0 {
-		tl.u = slices.Insert(tl.u, 0, make([]float64, s.k)...)
+		tl.u = slices.Insert(tl.u, 0, s.zero...)
 	} else {
 		tl.u = slices.Insert(tl.u, (i+1)*s.k, tl.u[i*s.k:(i+1)*s.k]...)
 	}

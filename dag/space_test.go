@@ -53,9 +53,17 @@ func (g *gridSpace) place(m int, r []float64, start, dur int64) {
 // Space and checks each fit against exhaustive search over ticks.
 func TestSpaceAgainstGrid(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
+	// One space per machine count, reset between trials as the genetic
+	// algorithm's workers reuse theirs.
+	spaces := map[int]*Space{}
 	for trial := 0; trial < 200; trial++ {
 		machines := [][]float64{{4, 3}, {3, 4}}[:1+rng.IntN(2)]
-		s := NewSpace(machines)
+		s := spaces[len(machines)]
+		if s == nil {
+			s = NewSpace(machines)
+			spaces[len(machines)] = s
+		}
+		s.reset()
 		g := newGrid(machines, -400, 400)
 		for step := 0; step < 25; step++ {
 			r := []float64{float64(rng.IntN(5)), float64(rng.IntN(5))} // 4 fits machine 0 in cpu only
