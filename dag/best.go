@@ -92,7 +92,7 @@ const (
 )
 
 // Best schedules d on machines as well as the toolkit can within the work
-// budget o.MaxWork (default DefaultMaxWork, DefaultSearchWork on DAGs small
+// budget o.MaxWork (default DefaultMaxWork, SearchWork on DAGs small
 // enough for the searches) and proves what it can. It
 // stops as soon as a schedule meets a lower bound:
 //

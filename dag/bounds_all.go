@@ -9,7 +9,8 @@ const allBoundsShare = 0.3
 
 // AllBounds computes every bound of Bounds on d and machines: the cheap
 // ones (LowerBounds), then, within the work budget o.MaxWork (default
-// DefaultMaxWork, or DefaultSearchWork; o.TimeLimit opt-in as in Best), the destructive ones:
+// DefaultMaxWork, or SearchWork on DAGs up to searchLimit tasks;
+// o.TimeLimit opt-in as in Best), the destructive ones:
 // stage level (StageLB) on DAGs in stages, energetic reasoning with
 // shaving (EnergeticLB) on DAGs up to taskBoundLimit tasks, the exact
 // search and then the search with nogood learning bottom up (destructive

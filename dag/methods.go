@@ -19,7 +19,7 @@ type Options struct {
 	// (0: runtime.GOMAXPROCS). Results do not depend on it.
 	Workers int
 	// MaxWork bounds Best's total work, in the work units of
-	// DefaultMaxWork (0: DefaultSearchWork on DAGs of at most 120 tasks, else
+	// DefaultMaxWork (0: SearchWork on DAGs of at most 120 tasks, else
 	// max(DefaultMaxWork, minPasses schedule passes)).
 	MaxWork int64
 	// TimeLimit, when positive, also stops Best after this wall-clock

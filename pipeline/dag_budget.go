@@ -12,7 +12,7 @@ import (
 // task or edge visited, window updated or search node; deterministic);
 // TimeLimit is opt-in and recorded when it cuts a search.
 type DAGBudget struct {
-	// MaxWork per job (0: dag's default, DefaultSearchWork on DAGs of at
+	// MaxWork per job (0: dag's default, dag.SearchWork on DAGs of at
 	// most 120 tasks, else DefaultMaxWork and at least 16 schedule passes).
 	MaxWork int64
 	// TimeLimit is an opt-in wall-clock limit per job (0: none). When it
