@@ -50,15 +50,16 @@ type justifier struct {
 	list      []int
 	keys      []uint64 // sortTasks' scratch
 	// r is a round's right-justified schedule; cur and next hold the
-	// schedule before and after a round.
-	r, cur, next *Schedule
+	// schedule before and after a round; sgs is the genetic algorithm's
+	// decoded schedule (decode), the input of run.
+	r, cur, next, sgs *Schedule
 }
 
 func newJustifier(d *DAG, machines [][]float64) *justifier {
 	n := d.N()
 	return &justifier{d: d, machines: machines, back: NewSpace(machines), fwd: NewSpace(machines),
 		st: newStageTimes(len(d.Stages)), list: make([]int, n),
-		r: NewSchedule(n), cur: NewSchedule(n), next: NewSchedule(n)}
+		r: NewSchedule(n), cur: NewSchedule(n), next: NewSchedule(n), sgs: NewSchedule(n)}
 }
 
 // run justifies s (not modified): rounds keeping machines while the
@@ -142,7 +143,7 @@ func sortTasks(d *DAG, list []int, a, b []int64, desc bool, buf []uint64) []uint
 		lo, hi = min(lo, a[v], b[v]), max(hi, a[v], b[v])
 	}
 	rb, tb := bits.Len(uint(len(d.rank))), bits.Len64(uint64(hi)-uint64(lo))
-	if hi-lo < 0 || 2*tb+rb > 63 {
+	if 2*tb+rb > 63 { // also when hi − lo overflows: tb is 64 then
 		sg := 1
 		if desc {
 			sg = -1

@@ -106,7 +106,7 @@ func sortPop(pop []individual) {
 // the individual with its list set to the justified start order. Both
 // schedules are j's buffers (the tracker copies the one it keeps).
 func decode(j *justifier, list []int, tr *tracker) individual {
-	d, s := j.d, j.r
+	d, s := j.d, j.sgs
 	j.fwd.reset()
 	serialListWith(d, j.fwd, list, nil, forward, 0, s, j.st)
 	tr.charge(j.fwd.work + d.passWork())
