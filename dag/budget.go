@@ -27,8 +27,8 @@ const DefaultSearchWork = 50_000_000
 // many schedules and search nodes as a project of searchScale tasks: PSPLIB
 // J60's 60 (its dummy start and end are not tasks), whose figures
 // calibrated the default. A ProGen J120 project gets twice the budget:
-// schedules 0.34% shorter on average, in 0.94 s mean and 1.71 s max per
-// project on one core (README).
+// schedules 0.34% shorter on average, in 0.94 s mean and 1.72 s max per
+// project on one core (make bench, README).
 const searchScale = 60
 
 // SearchWork returns the default budget of a DAG of n tasks, n at most

@@ -74,12 +74,14 @@ func (j *justifier) run(s *Schedule, free bool) (*Schedule, int64) {
 	copy(cur.End, s.End)
 	copy(cur.Machine, s.Machine)
 	cur.Normalize()
+	ms := cur.Makespan()
 	var work int64
 	for {
 		for {
-			work += j.round(cur, cur.Machine, next)
-			better := next.Makespan() < cur.Makespan()
-			cur, next = next, cur
+			w, nms := j.round(cur, ms, cur.Machine, next)
+			work += w
+			better := nms < ms
+			cur, next, ms = next, cur, nms
 			if !better {
 				break
 			}
@@ -88,22 +90,22 @@ func (j *justifier) run(s *Schedule, free bool) (*Schedule, int64) {
 			break
 		}
 		free = false
-		work += j.round(cur, nil, next)
-		if next.Makespan() >= cur.Makespan() {
+		w, nms := j.round(cur, ms, nil, next)
+		work += w
+		if nms >= ms {
 			break
 		}
-		cur, next = next, cur
+		cur, next, ms = next, cur, nms
 	}
 	j.cur, j.next = cur, next
 	return cur, work
 }
 
-// round is one right-then-left pass from s into out (distinct from s and
-// from j.r); fixed (or nil) pins machines. It returns the work of its two
-// passes.
-func (j *justifier) round(s *Schedule, fixed []int, out *Schedule) int64 {
+// round is one right-then-left pass from s, of makespan ms, into out
+// (distinct from s and from j.r); fixed (or nil) pins machines. It returns
+// the work of its two passes and out's makespan.
+func (j *justifier) round(s *Schedule, ms int64, fixed []int, out *Schedule) (int64, int64) {
 	d := j.d
-	horizon := s.Makespan()
 	list := j.list
 	for i := range list {
 		list[i] = i
@@ -111,7 +113,7 @@ func (j *justifier) round(s *Schedule, fixed []int, out *Schedule) int64 {
 	j.keys = sortTasks(d, list, s.End, s.Start, true, j.keys)
 	r := j.r
 	j.back.reset()
-	serialListWith(d, j.back, list, fixed, backward, horizon, r, j.st)
+	serialListWith(d, j.back, list, fixed, backward, ms, r, j.st)
 	j.keys = sortTasks(d, list, r.Start, r.End, false, j.keys)
 	if fixed != nil {
 		fixed = r.Machine
@@ -119,7 +121,7 @@ func (j *justifier) round(s *Schedule, fixed []int, out *Schedule) int64 {
 	j.fwd.reset()
 	serialListWith(d, j.fwd, list, fixed, forward, 0, out, j.st)
 	out.Normalize()
-	return j.back.work + j.fwd.work + 2*d.passWork()
+	return j.back.work + j.fwd.work + 2*d.passWork(), out.Makespan()
 }
 
 // sortByStart sorts list by start, end, then topological order in s.

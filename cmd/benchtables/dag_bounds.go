@@ -18,7 +18,8 @@ import (
 // published lower bound (j60lb.sm, Brucker & Knust, Klein & Scholl and
 // later work), the mean deviation above the best known makespan and the
 // instances proved optimal. Each instance runs on one core with the
-// default budget (dag.DefaultMaxWork work units).
+// default budget (dag.SearchWork: 50M work units on J30 and J60); pub
+// holds the published J60 bounds (nil for J30).
 func dagCertificateTable(set string, cases []dagPSPLIBCase, best []dagRun, pub map[dags.PSPLIBKey][]int64) reports.Table {
 	var lbDev, msDev float64
 	proved, given, reached := 0, 0, 0
