@@ -71,13 +71,16 @@ func (lb *lpBound) refutes(s *windows, b *budget) bool {
 	zk := make([]float64, len(ivs)) // z of the last solve (0 before any)
 	for iter := 0; iter < lpMaxRounds && !b.done(); iter++ {
 		// Price every interval; judge the certificate; add violated sets.
-		value, added, empty := lb.priceRound(ivs, s, weights, zk, b, func(k int, set []int) {
+		value, added, empty, cut := lb.priceRound(ivs, s, weights, zk, b, func(k int, set []int) {
 			terms := []lp.Term{{Var: z[k], Coef: -1}}
 			for _, i := range set {
 				terms = append(terms, lp.Term{Var: y[i], Coef: 1})
 			}
 			m.AddConstraint(terms, lp.LE, 0)
 		})
+		if cut {
+			return false
+		}
 		if empty || value > lpCertificateTol*max(1, total) {
 			return true
 		}
@@ -109,16 +112,21 @@ func (lb *lpBound) refutes(s *windows, b *budget) bool {
 // returns the Farkas value Σ_i p_i y_i − Σ_k ℓ_k μ_k(y); it calls add(k,
 // A) for every interval whose μ_k exceeds cur[k] by lpViolationTol (A a
 // maximising set) and counts them. empty reports an interval whose
-// required tasks cannot run together: the windows are infeasible.
+// required tasks cannot run together: the windows are infeasible. cut
+// reports that the budget ran out before every interval was priced: the
+// value then misses terms and certifies nothing.
 func (lb *lpBound) priceRound(ivs []interval, s *windows, y, cur []float64, b *budget,
-	add func(k int, set []int)) (value float64, added int, empty bool) {
+	add func(k int, set []int)) (value float64, added int, empty, cut bool) {
 	for i, w := range y {
 		value += float64(lb.p.dur[i]) * w
 	}
 	for k := range ivs {
+		if b.done() {
+			return value, added, false, true
+		}
 		mu, set := lb.price(&ivs[k], s, y, b)
 		if math.IsInf(mu, 1) {
-			return value, added, true
+			return value, added, true, false
 		}
 		value -= float64(ivs[k].length) * mu
 		if mu > cur[k]+lpViolationTol {
@@ -126,7 +134,7 @@ func (lb *lpBound) priceRound(ivs []interval, s *windows, y, cur []float64, b *b
 			added++
 		}
 	}
-	return value, added, false
+	return value, added, false, false
 }
 
 // lpMaxRounds bounds the LP solves of one test.

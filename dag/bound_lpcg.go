@@ -62,13 +62,16 @@ func (lb *lpBound) refutesCG(s *windows, b *budget) bool {
 	var idx []int
 	var val []float64
 	for round := 0; round < lpCGMaxRounds && !b.done(); round++ {
-		value, added, empty := lb.priceRound(ivs, s, weights, pi, b, func(k int, set []int) {
+		value, added, empty, cut := lb.priceRound(ivs, s, weights, pi, b, func(k int, set []int) {
 			idx, val = append(idx[:0], nt+k), append(val[:0], 1)
 			for _, i := range set {
 				idx, val = append(idx, row[i]), append(val, 1)
 			}
 			m.AddColumn(idx, val, 0)
 		})
+		if cut {
+			return false
+		}
 		if empty || value > lpCertificateTol*max(1, total) {
 			return true
 		}

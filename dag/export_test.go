@@ -10,9 +10,11 @@ func MustCheck(tb testing.TB, what, name string, d *DAG, machines [][]float64, s
 }
 
 // LPClimbForTest runs the LP test of destructive improvement alone, from
-// lo up to hi, within maxWork units.
-func LPClimbForTest(d *DAG, machines [][]float64, lo, hi, maxWork int64) int64 {
-	return lpClimb(newProblem(d, machines), lo, hi, &budget{max: maxWork})
+// lo up to hi, within maxWork units; it returns the bound and the work
+// spent.
+func LPClimbForTest(d *DAG, machines [][]float64, lo, hi, maxWork int64) (int64, int64) {
+	b := &budget{max: maxWork}
+	return lpClimb(newProblem(d, machines), lo, hi, b), b.used
 }
 
 // LCGClimbForTest runs the learning search's climb alone from lo below

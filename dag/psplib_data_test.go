@@ -363,7 +363,7 @@ func TestAllBoundsJ30(t *testing.T) {
 	all := allBoundsOf(t, insts, work, func(i int, d *dag.DAG, ms [][]float64) {
 		// The LP test alone from the cheap bounds: AllBounds skips it
 		// where the search already closed the gap.
-		lp[i] = dag.LPClimbForTest(d, ms, dag.LowerBounds(d, ms).Best, d.TotalDuration(), work/4)
+		lp[i], _ = dag.LPClimbForTest(d, ms, dag.LowerBounds(d, ms).Best, d.TotalDuration(), work/4)
 	})
 	tight := 0
 	var dev float64
