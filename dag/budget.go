@@ -12,8 +12,9 @@ import "time"
 // large DAGs still get a few schedules. DAGs small enough for the exact
 // search (up to searchLimit tasks) get SearchWork instead, as the
 // search can prove optimality there (on one core of the 2-core reference
-// machine, 0.04 s per PSPLIB J30 instance on average and 0.47 s at most;
-// 0.16 s and 0.87 s on J60).
+// machine, about 0.04 s per PSPLIB J30 instance and 0.16 s per J60
+// instance on average; the README dates each measurement, as the shared
+// machine's speed varies by a quarter).
 const DefaultMaxWork = 3_000_000
 
 // DefaultSearchWork is the default budget of DAGs up to searchScale tasks;
@@ -27,8 +28,8 @@ const DefaultSearchWork = 50_000_000
 // many schedules and search nodes as a project of searchScale tasks: PSPLIB
 // J60's 60 (its dummy start and end are not tasks), whose figures
 // calibrated the default. A ProGen J120 project gets twice the budget:
-// schedules 0.34% shorter on average, in 0.94 s mean and 1.72 s max per
-// project on one core (make bench, README).
+// schedules 0.34% shorter on average, in about 1 s per project on one
+// core (make bench; dated figures in the README).
 const searchScale = 60
 
 // SearchWork returns the default budget of a DAG of n tasks, n at most
