@@ -14,25 +14,37 @@ const (
 	gaPopulation = 40
 	gaMutation   = 0.05 // per-position probability of an adjacent swap
 	gaAlpha      = 1.0  // regret-based sampling exponent for the initial population
+	// gaPeak is the probability that a pair of parents is crossed by the
+	// peak crossover (ga_peak.go) rather than Hartmann's; its window is
+	// gaPeakMin to gaPeakMax of the mother's makespan, drawn uniformly.
+	gaPeak    = 0.75
+	gaPeakMin = 0.1
+	gaPeakMax = 0.5
 )
 
-// individual is one activity list with the makespan of its decoded,
-// justified schedule.
+// individual is one activity list with the start times and makespan of
+// its decoded, justified schedule.
 type individual struct {
-	list []int
-	ms   int64
+	list  []int
+	start []int64
+	ms    int64
 }
 
 // gaRun evolves activity lists until the budget is spent or the target is
 // reached, reporting each schedule built to the tracker. Genes are
 // precedence-feasible lists decoded by the serial SGS; every child is
 // improved by Justify and its list replaced by the justified start order
-// (Lamarckian). Crossover is Hartmann's two-point operator: positions
-// [0,q1) from the mother, [q1,q2) from the father in his order, the rest
-// from the mother, each skipping tasks already taken; it keeps precedence
-// feasibility. Mutation swaps adjacent tasks that are not precedence-
-// related. Survival keeps the best of parents and children (ties: the
-// older), each schedule once (survive).
+// (Lamarckian). A pair of parents is crossed, with probability gaPeak,
+// by the peak crossover (peakSpace.crossover; each parent's densest
+// window of its schedule kept within the other's order), otherwise by
+// Hartmann's two-point operator: positions [0,q1) from the mother,
+// [q1,q2) from the father in his order, the rest from the mother, each
+// skipping tasks already taken. Both keep precedence feasibility. On the
+// 60 ProGen J120 projects of seed 1000·P + 1 the peak crossover takes
+// Best from 33.39% to 33.09% above the critical path, mean of seeds 1–8,
+// shorter on average with every seed (README). Mutation swaps adjacent
+// tasks that are not precedence-related. Survival keeps the best of
+// parents and children (ties: the older), each schedule once (survive).
 func gaRun(d *DAG, machines [][]float64, rng *rand.Rand, tr *tracker, seeds []*Schedule) {
 	prio := Priority(d, LFT, 0, rng)
 	j := newJustifier(d, machines)
@@ -54,6 +66,7 @@ func gaRun(d *DAG, machines [][]float64, rng *rand.Rand, tr *tracker, seeds []*S
 	}
 	pop = survive(pop)
 	taken := make([]bool, d.N())
+	ps := newPeakSpace(d, machines)
 	for !tr.done() {
 		perm := rng.Perm(len(pop))
 		var kids []individual
@@ -63,8 +76,18 @@ func gaRun(d *DAG, machines [][]float64, rng *rand.Rand, tr *tracker, seeds []*S
 			if q1 > q2 {
 				q1, q2 = q2, q1
 			}
-			for _, pair := range [][2][]int{{mom, dad}, {dad, mom}} {
-				child := crossover(pair[0], pair[1], q1, q2, taken)
+			peak := rng.Float64() < gaPeak
+			for k, pair := range [][2][]int{{mom, dad}, {dad, mom}} {
+				var child []int
+				if peak {
+					m := pop[perm[i+k]]
+					l := max(1, int64((gaPeakMin+(gaPeakMax-gaPeakMin)*rng.Float64())*float64(m.ms)))
+					child = ps.crossover(d, m.list, m.start, pair[1], l)
+					tr.charge(ps.work)
+					ps.work = 0
+				} else {
+					child = crossover(pair[0], pair[1], q1, q2, taken)
+				}
 				mutate(d, child, rng)
 				kids = append(kids, decode(j, child, tr))
 				if tr.done() {
@@ -114,7 +137,7 @@ func decode(j *justifier, list []int, tr *tracker) individual {
 	js, w := j.run(s, false)
 	tr.charge(w)
 	tr.offer(js, "ga+fbi")
-	return individual{list: startOrder(d, js), ms: js.Makespan()}
+	return individual{list: startOrder(d, js), start: slices.Clone(js.Start), ms: js.Makespan()}
 }
 
 // startOrder returns the tasks by start time (ties: end, topological
