@@ -4,13 +4,14 @@
 // (critical path, TWork, NewLB, energy, node packing, bin), a per-machine
 // resource-time space, list-scheduling baselines (BFS, CP, Random, Tetris,
 // Coffman–Graham, StripPart), the RCPSP toolbox (priority rules, serial and
-// parallel schedule generation, sampling, forward–backward improvement),
-// Graphene's offline builder (Grandl et al., OSDI 2016, §4), the
-// destructive lower bounds (propagation with energetic reasoning and
-// shaving over the resources and redundant clique resources, stage-level
-// energy, the Brucker–Knust LP test by column generation, exact search,
-// search with nogood learning; AllBounds) and Best, which combines them under a deterministic work
-// budget and names the bound that proves a schedule optimal.
+// parallel schedule generation, sampling, forward–backward improvement, a
+// genetic algorithm with two-point and peak crossover), Graphene's offline
+// builder (Grandl et al., OSDI 2016, §4), the destructive lower bounds
+// (propagation with energetic reasoning and shaving over the resources and
+// redundant clique resources, stage-level energy, the Brucker–Knust LP test
+// by column generation, exact search, search with nogood learning;
+// AllBounds) and Best, which combines them under a deterministic work budget
+// and names the bound that proves a schedule optimal.
 //
 // Times are whole ticks (int64); DAG.Unit gives the seconds per tick, so
 // precedence and capacity checks are exact in time. Demands are float64
