@@ -71,22 +71,22 @@ func gaRun(d *DAG, machines [][]float64, rng *rand.Rand, tr *tracker, seeds []*S
 		perm := rng.Perm(len(pop))
 		var kids []individual
 		for i := 0; i+1 < len(perm) && !tr.done(); i += 2 {
-			mom, dad := pop[perm[i]].list, pop[perm[i+1]].list
+			mom, dad := pop[perm[i]], pop[perm[i+1]]
 			q1, q2 := rng.IntN(d.N()+1), rng.IntN(d.N()+1)
 			if q1 > q2 {
 				q1, q2 = q2, q1
 			}
 			peak := rng.Float64() < gaPeak
-			for k, pair := range [][2][]int{{mom, dad}, {dad, mom}} {
+			for _, pair := range [][2]individual{{mom, dad}, {dad, mom}} {
 				var child []int
 				if peak {
-					m := pop[perm[i+k]]
+					m := pair[0]
 					l := max(1, int64((gaPeakMin+(gaPeakMax-gaPeakMin)*rng.Float64())*float64(m.ms)))
-					child = ps.crossover(d, m.list, m.start, pair[1], l)
-					tr.charge(ps.work)
-					ps.work = 0
+					var w int64
+					child, w = ps.crossover(d, m.list, m.start, pair[1].list, l)
+					tr.charge(w)
 				} else {
-					child = crossover(pair[0], pair[1], q1, q2, taken)
+					child = crossover(pair[0].list, pair[1].list, q1, q2, taken)
 				}
 				mutate(d, child, rng)
 				kids = append(kids, decode(j, child, tr))

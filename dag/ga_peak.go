@@ -16,7 +16,7 @@ import (
 
 // peakSpace holds what the peak crossover reuses across children: each
 // task's share of the machines' capacity, the utilisation profile and its
-// scratch, and the work spent.
+// scratch.
 type peakSpace struct {
 	share []float64 // mean over resources of demand / total capacity
 	ev    []peakEvent
@@ -25,7 +25,6 @@ type peakSpace struct {
 	cum   []float64 // integral up to at[j]
 	delta []float64 // profile's tick-by-tick changes
 	mark  []bool
-	work  int64 // spent since the caller last took it
 }
 
 // peakEvent is a change of the utilisation at time t by w.
@@ -62,12 +61,13 @@ func newPeakSpace(d *DAG, machines [][]float64) *peakSpace {
 
 // peak returns the start t1 of the window [t1, t1+l) in which the schedule
 // of the given starts uses the most capacity, the earliest of the best, no
-// earlier than the first start of a task using any.
-func (ps *peakSpace) peak(d *DAG, start []int64, l int64) int64 {
-	ps.profile(d, start)
+// earlier than the first start of a task using any; it also returns the
+// work spent.
+func (ps *peakSpace) peak(d *DAG, start []int64, l int64) (int64, int64) {
+	work := ps.profile(d, start)
 	at, rate, cum := ps.at, ps.rate, ps.cum
 	if len(at) == 0 {
-		return 0
+		return 0, work
 	}
 	// The best window starts at a breakpoint or ends at one. Both lists
 	// of window starts are increasing, so one cursor per end walks them.
@@ -81,16 +81,17 @@ func (ps *peakSpace) peak(d *DAG, start []int64, l int64) int64 {
 				best, bt = v, t
 			}
 		}
-		ps.work += int64(2 * len(at))
+		work += int64(2 * len(at))
 	}
-	return bt
+	return bt, work
 }
 
 // profile sets at, rate and cum to the capacity start's schedule uses:
 // rate[j] on [at[j], at[j+1]), cum[j] up to at[j]. When the schedule spans
 // few ticks per task (PSPLIB projects) it adds the changes tick by tick,
-// otherwise it sorts them; both give the same breakpoints.
-func (ps *peakSpace) profile(d *DAG, start []int64) {
+// otherwise it sorts them; both give the same breakpoints. It returns the
+// work spent.
+func (ps *peakSpace) profile(d *DAG, start []int64) int64 {
 	lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
 	n := 0
 	for i, t := range d.Tasks {
@@ -102,9 +103,23 @@ func (ps *peakSpace) profile(d *DAG, start []int64) {
 	at, rate, cum := ps.at[:0], ps.rate[:0], ps.cum[:0]
 	defer func() { ps.at, ps.rate, ps.cum = at, rate, cum }()
 	if n == 0 {
-		return
+		return 0
 	}
+	// step changes the utilisation by dr at t, t no earlier than the last
+	// breakpoint.
 	var r, c float64
+	step := func(t int64, dr float64) {
+		r += dr
+		j := len(at) - 1
+		if j >= 0 && at[j] == t {
+			rate[j] = r
+			return
+		}
+		if j >= 0 {
+			c += rate[j] * float64(t-at[j])
+		}
+		at, rate, cum = append(at, t), append(rate, r), append(cum, c)
+	}
 	if span := hi - lo; span <= int64(4*n) {
 		delta, mark := ps.delta[:0], ps.mark[:0]
 		for range span + 1 {
@@ -119,19 +134,12 @@ func (ps *peakSpace) profile(d *DAG, start []int64) {
 			}
 		}
 		ps.delta, ps.mark = delta, mark
-		ps.work += int64(2*n) + span
 		for k, m := range mark {
-			if !m {
-				continue
+			if m {
+				step(lo+int64(k), delta[k])
 			}
-			t := lo + int64(k)
-			if len(at) > 0 {
-				c += r * float64(t-at[len(at)-1])
-			}
-			r += delta[k]
-			at, rate, cum = append(at, t), append(rate, r), append(cum, c)
 		}
-		return
+		return int64(2*n) + span
 	}
 	ev := ps.ev[:0]
 	for i, t := range d.Tasks {
@@ -141,17 +149,10 @@ func (ps *peakSpace) profile(d *DAG, start []int64) {
 	}
 	slices.SortFunc(ev, func(a, b peakEvent) int { return cmp.Compare(a.t, b.t) })
 	ps.ev = ev
-	ps.work += int64(2*len(ev)) * int64(bits.Len(uint(len(ev))))
-	for k := 0; k < len(ev); {
-		t := ev[k].t
-		if len(at) > 0 {
-			c += r * float64(t-at[len(at)-1])
-		}
-		for ; k < len(ev) && ev[k].t == t; k++ {
-			r += ev[k].w
-		}
-		at, rate, cum = append(at, t), append(rate, r), append(cum, c)
+	for _, e := range ev {
+		step(e.t, e.w)
 	}
+	return int64(2*len(ev)) * int64(bits.Len(uint(len(ev))))
 }
 
 // cursor evaluates the integral of a piecewise-constant rate at
@@ -173,9 +174,10 @@ func (c *cursor) integral(at []int64, rate, cum []float64, t int64) float64 {
 // preceded by the tasks she starts before t1 and followed by the rest, both
 // in dad's order. The tasks starting before t1, and those before t1+l, are
 // closed under predecessors (a task starts no earlier than its
-// predecessors), so the child is precedence-feasible when dad is.
-func (ps *peakSpace) crossover(d *DAG, momList []int, momStart []int64, dad []int, l int64) []int {
-	t1 := ps.peak(d, momStart, l)
+// predecessors), so the child is precedence-feasible when dad is. It also
+// returns the work spent.
+func (ps *peakSpace) crossover(d *DAG, momList []int, momStart []int64, dad []int, l int64) ([]int, int64) {
+	t1, work := ps.peak(d, momStart, l)
 	t2 := t1 + l
 	child := make([]int, 0, len(dad))
 	for _, v := range dad {
@@ -193,5 +195,5 @@ func (ps *peakSpace) crossover(d *DAG, momList []int, momStart []int64, dad []in
 			child = append(child, v)
 		}
 	}
-	return child
+	return child, work
 }

@@ -37,7 +37,7 @@ func TestPeakWindow(t *testing.T) {
 				}
 			}
 			if lo == math.MaxInt64 {
-				if got := ps.peak(d, start, 3); got != 0 {
+				if got, _ := ps.peak(d, start, 3); got != 0 {
 					t.Fatalf("seed %d: no task uses anything, peak %d, want 0", seed, got)
 				}
 				continue
@@ -57,7 +57,7 @@ func TestPeakWindow(t *testing.T) {
 				window := func(t1 int64) float64 {
 					return prefix[min(t1+l, hi)-lo] - prefix[min(t1, hi)-lo]
 				}
-				got := ps.peak(d, start, l)
+				got, _ := ps.peak(d, start, l)
 				best := math.Inf(-1)
 				for t1 := lo; t1 <= hi; t1++ {
 					best = max(best, window(t1))
@@ -91,8 +91,8 @@ func TestPeakCrossover(t *testing.T) {
 		momList := startOrder(d, mom)
 		ps := newPeakSpace(d, machines)
 		l := 1 + rng.Int64N(mom.Makespan())
-		t1 := ps.peak(d, mom.Start, l)
-		child := ps.crossover(d, momList, mom.Start, dad, l)
+		t1, _ := ps.peak(d, mom.Start, l)
+		child, _ := ps.crossover(d, momList, mom.Start, dad, l)
 		if got := slices.Sorted(slices.Values(child)); !slices.Equal(got, d.allTasks()) {
 			t.Fatalf("seed %d: child %v is not a permutation of the tasks", seed, child)
 		}
