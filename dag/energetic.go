@@ -18,16 +18,14 @@ import "slices"
 // max c_i·p_i it tries the adjustments of the propagator's comment. The
 // intervals tried are a subset of Baptiste et al.'s characterisation, so
 // the rule may miss a deduction but never makes a wrong one.
-// O(K·n² log n) per call plus O(n) per adjusted interval.
+// O(K·n² log n) per call plus O(n) per adjusted interval; O(K·n²) when
+// the events of each t1 span at most denseRamps ticks each (sweepDense).
 func (pr *propagator) energy(s *windows) (changed, ok bool) {
 	p := pr.p
 	for r := 0; r < p.k; r++ {
-		C := p.cap[r]
 		t1s := pr.t1s[:0]
-		for i := 0; i < p.n; i++ {
-			if p.dur[i] > 0 && p.dem[i*p.k+r] > 0 {
-				t1s = append(t1s, s.est[i], s.est[i]+p.dur[i], s.lct[i]-p.dur[i])
-			}
+		for _, i := range pr.users[r] {
+			t1s = append(t1s, s.est[i], s.est[i]+p.dur[i], s.lct[i]-p.dur[i])
 		}
 		if len(t1s) == 0 {
 			continue
@@ -36,58 +34,132 @@ func (pr *propagator) energy(s *windows) (changed, ok bool) {
 		t1s = slices.Compact(t1s)
 		pr.t1s = t1s
 		for _, t1 := range t1s {
-			// Ramp events packed as time<<rampShift | task<<1 | end, so a
-			// plain integer sort orders them by time.
-			ramps := pr.ramps[:0]
-			for i := 0; i < p.n; i++ {
-				c := p.dem[i*p.k+r]
-				if c == 0 || p.dur[i] == 0 {
-					continue
-				}
-				a := min(max(s.est[i]+p.dur[i]-t1, 0), p.dur[i])
-				if a == 0 {
-					continue
-				}
-				si := max(t1, s.lct[i]-p.dur[i])
-				ramps = append(ramps, si<<rampShift|int64(i)<<1, (si+a)<<rampShift|int64(i)<<1|1)
-			}
-			pr.ramps = ramps
+			ramps, last := pr.rampsAt(s, r, t1)
 			pr.work += int64(len(ramps))
-			slices.Sort(ramps)
-			var e, slope int64
-			prev := t1
-			for x := 0; x < len(ramps); {
-				t := ramps[x] >> rampShift
-				e += slope * (t - prev)
-				prev = t
-				ends := false
-				for ; x < len(ramps) && ramps[x]>>rampShift == t; x++ {
-					i := int(ramps[x] >> 1 & (1<<(rampShift-1) - 1))
-					if ramps[x]&1 == 1 {
-						slope -= p.dem[i*p.k+r]
-						ends = true
-					} else {
-						slope += p.dem[i*p.k+r]
-					}
-				}
-				if !ends || t <= t1 {
-					continue
-				}
-				room := C * (t - t1)
-				if e > room {
-					return changed, false
-				}
-				if room-e < pr.maxCP[r] {
-					c, ok := pr.adjust(s, r, t1, t, room-e)
-					if !ok {
-						return changed, false
-					}
-					changed = changed || c
-				}
+			var c bool
+			if last-t1 <= denseRamps*int64(len(ramps)) {
+				c, ok = pr.sweepDense(s, r, t1, last, ramps)
+			} else {
+				c, ok = pr.sweepSorted(s, r, t1, ramps)
+			}
+			changed = changed || c
+			if !ok {
+				return changed, false
 			}
 		}
 	}
 	return changed, true
+}
+
+// rampsAt returns the ramp events of resource r for intervals starting at
+// t1, packed as time<<rampShift | task<<1 | end so that a plain integer
+// sort orders them by time, and the latest ramp end (t1 when none). The
+// slice is pr's scratch.
+func (pr *propagator) rampsAt(s *windows, r int, t1 int64) ([]int64, int64) {
+	p := pr.p
+	ramps := pr.ramps[:0]
+	last := t1
+	for _, u := range pr.users[r] {
+		i := int(u)
+		a := min(max(s.est[i]+p.dur[i]-t1, 0), p.dur[i])
+		if a == 0 {
+			continue
+		}
+		si := max(t1, s.lct[i]-p.dur[i])
+		ramps = append(ramps, si<<rampShift|int64(i)<<1, (si+a)<<rampShift|int64(i)<<1|1)
+		last = max(last, si+a)
+	}
+	pr.ramps = ramps
+	return ramps, last
+}
+
+// denseRamps is the span, in ticks per ramp event, up to which energy
+// sweeps a time-indexed array instead of sorting the events: on a
+// PSPLIB-sized project the events of one t1 span a few ticks each.
+const denseRamps = 4
+
+// sweepSorted evaluates the intervals [t1, t) for the ramp events of one
+// t1 and resource r, t the ends of ramps, in time order after sorting
+// them: an interval whose minimal energy exceeds C·(t−t1) proves the
+// windows infeasible; one with slack below maxCP[r] is passed to adjust.
+func (pr *propagator) sweepSorted(s *windows, r int, t1 int64, ramps []int64) (changed, ok bool) {
+	p := pr.p
+	slices.Sort(ramps)
+	var e, slope int64
+	prev := t1
+	for x := 0; x < len(ramps); {
+		t := ramps[x] >> rampShift
+		e += slope * (t - prev)
+		prev = t
+		ends := false
+		for ; x < len(ramps) && ramps[x]>>rampShift == t; x++ {
+			i := int(ramps[x] >> 1 & (1<<(rampShift-1) - 1))
+			if ramps[x]&1 == 1 {
+				slope -= p.dem[i*p.k+r]
+				ends = true
+			} else {
+				slope += p.dem[i*p.k+r]
+			}
+		}
+		if !ends || t <= t1 {
+			continue
+		}
+		c, ok := pr.interval(s, r, t1, t, e)
+		if !ok {
+			return changed, false
+		}
+		changed = changed || c
+	}
+	return changed, true
+}
+
+// sweepDense is sweepSorted for events within [t1, last]: the slope
+// changes and ramp ends go to arrays indexed by t − t1, which are walked
+// tick by tick. The same intervals are evaluated with the same energies,
+// in the same order.
+func (pr *propagator) sweepDense(s *windows, r int, t1, last int64, ramps []int64) (changed, ok bool) {
+	p := pr.p
+	span := int(last-t1) + 1
+	if cap(pr.dslope) < span {
+		pr.dslope, pr.ends = make([]int64, span), make([]bool, span)
+	}
+	dslope, ends := pr.dslope[:span], pr.ends[:span]
+	defer func() { clear(dslope); clear(ends) }()
+	for _, ev := range ramps {
+		t, i := ev>>rampShift-t1, int(ev>>1&(1<<(rampShift-1)-1))
+		if ev&1 == 1 {
+			dslope[t] -= p.dem[i*p.k+r]
+			ends[t] = true
+		} else {
+			dslope[t] += p.dem[i*p.k+r]
+		}
+	}
+	var e, slope int64
+	for x := range span {
+		e += slope // the energy at t1 + x
+		slope += dslope[x]
+		if !ends[x] || x == 0 {
+			continue
+		}
+		c, ok := pr.interval(s, r, t1, t1+int64(x), e)
+		if !ok {
+			return changed, false
+		}
+		changed = changed || c
+	}
+	return changed, true
+}
+
+// interval tests [t1, t2) on resource r, whose tasks' minimal energy is e.
+func (pr *propagator) interval(s *windows, r int, t1, t2, e int64) (changed, ok bool) {
+	room := pr.p.cap[r] * (t2 - t1)
+	if e > room {
+		return false, false
+	}
+	if room-e < pr.maxCP[r] {
+		return pr.adjust(s, r, t1, t2, room-e)
+	}
+	return false, true
 }
 
 // rampShift packs a task and an end flag below the time in energy's ramp
@@ -102,11 +174,9 @@ const rampShift = 20
 // rule may deduce less than it could, never something false.
 func (pr *propagator) adjust(s *windows, r int, t1, t2, slack int64) (changed, ok bool) {
 	p := pr.p
-	for i := 0; i < p.n; i++ {
+	for _, u := range pr.users[r] {
+		i := int(u)
 		c, d := p.dem[i*p.k+r], p.dur[i]
-		if c == 0 || d == 0 {
-			continue
-		}
 		pr.work++
 		est, lct := s.est[i], s.lct[i]
 		a := min(max(est+d-t1, 0), d)

@@ -30,6 +30,15 @@ type lcgTimetable struct {
 	// [segT[k], segT[k+1]) at height segH[k]
 	segT, segH []int64
 	events     []ttEvent
+	// dh and at are profile's time-indexed scratch: the height change
+	// and whether an event falls at each tick.
+	dh []int64
+	at []bool
+	// before[x] is the number of segments starting before lo + x, for x
+	// in [0, hi − lo + 1], when dense (profileDense built the profile).
+	before []int32
+	lo     int64
+	dense  bool
 	// each task's compulsory part at the profile's build ([0,0) if none)
 	from, to []int64
 	cover    []int32
@@ -81,20 +90,14 @@ func (t *lcgTimetable) run() bool {
 	if len(t.events) == 0 {
 		return true
 	}
-	slices.SortFunc(t.events, func(x, y ttEvent) int { return cmp.Compare(x.t, y.t) })
 	s.b.spend(int64(len(t.events)))
-	var h, top int64
-	for k := 0; k < len(t.events); {
-		at := t.events[k].t
-		for k < len(t.events) && t.events[k].t == at {
-			h += t.events[k].d
-			k++
-		}
-		t.segT = append(t.segT, at)
-		t.segH = append(t.segH, h)
+	t.profile()
+	var top int64
+	for k, h := range t.segH {
 		if h > t.cap {
+			t.segT, t.segH = t.segT[:k+1], t.segH[:k+1]
 			s.confl = s.confl[:0]
-			t.explainAt(-1, at, t.cap, func(l lit) { s.confl = append(s.confl, l) })
+			t.explainAt(-1, t.segT[k], t.cap, func(l lit) { s.confl = append(s.confl, l) })
 			return false
 		}
 		top = max(top, h)
@@ -111,6 +114,84 @@ func (t *lcgTimetable) run() bool {
 		}
 	}
 	return true
+}
+
+// profile turns the events into the segments of the compulsory-part
+// profile, one per distinct event time: profileDense when the events span
+// at most denseRamps ticks each, profileSorted otherwise. Both give the
+// same segments.
+func (t *lcgTimetable) profile() {
+	lo, hi := t.events[0].t, t.events[0].t
+	for _, e := range t.events {
+		lo, hi = min(lo, e.t), max(hi, e.t)
+	}
+	if hi-lo > denseRamps*int64(len(t.events)) {
+		t.profileSorted()
+		return
+	}
+	t.profileDense(lo, hi)
+}
+
+// profileSorted sorts the events by time and sums them.
+func (t *lcgTimetable) profileSorted() {
+	t.dense = false
+	slices.SortFunc(t.events, func(x, y ttEvent) int { return cmp.Compare(x.t, y.t) })
+	var h int64
+	for k := 0; k < len(t.events); {
+		at := t.events[k].t
+		for k < len(t.events) && t.events[k].t == at {
+			h += t.events[k].d
+			k++
+		}
+		t.segT = append(t.segT, at)
+		t.segH = append(t.segH, h)
+	}
+}
+
+// profileDense adds the events, all within [lo, hi], into a time-indexed
+// array and walks it; it also fills before, which makes search O(1).
+func (t *lcgTimetable) profileDense(lo, hi int64) {
+	span := int(hi-lo) + 1
+	if cap(t.dh) < span {
+		t.dh, t.at = make([]int64, span), make([]bool, span)
+	}
+	dh, at := t.dh[:span], t.at[:span]
+	for _, e := range t.events {
+		dh[e.t-lo] += e.d
+		at[e.t-lo] = true
+	}
+	if cap(t.before) < span+1 {
+		t.before = make([]int32, span+1)
+	}
+	t.lo, t.before, t.dense = lo, t.before[:span+1], true
+	var h int64
+	for x := range span {
+		t.before[x] = int32(len(t.segT))
+		if at[x] {
+			h += dh[x]
+			t.segT = append(t.segT, lo+int64(x))
+			t.segH = append(t.segH, h)
+			dh[x], at[x] = 0, false
+		}
+	}
+	t.before[span] = int32(len(t.segT))
+}
+
+// search returns the number of segments starting before x:
+// slices.BinarySearch(t.segT, x), read from before when profile built it.
+func (t *lcgTimetable) search(x int64) int {
+	if !t.dense {
+		k, _ := slices.BinarySearch(t.segT, x)
+		return k
+	}
+	switch y := x - t.lo; {
+	case y <= 0:
+		return 0
+	case y >= int64(len(t.before)):
+		return len(t.segT)
+	default:
+		return int(t.before[y])
+	}
 }
 
 // height returns the profile height over segment k without task i's own
@@ -137,8 +218,7 @@ func (t *lcgTimetable) pushLB(i int32) bool {
 	s := t.s
 	d := s.p.dur[i]
 	// first segment ending after lb
-	k, _ := slices.BinarySearch(t.segT, s.lb[i]+1)
-	k = max(k-1, 0)
+	k := max(t.search(s.lb[i]+1)-1, 0)
 	for {
 		a, b := s.lb[i], s.lb[i]+d
 		last := int64(-1)
@@ -172,8 +252,7 @@ func (t *lcgTimetable) pushUB(i int32) bool {
 	d := s.p.dur[i]
 	for {
 		a, b := s.ub[i], s.ub[i]+d
-		k, _ := slices.BinarySearch(t.segT, a+1)
-		k = max(k-1, 0)
+		k := max(t.search(a+1)-1, 0)
 		first := int64(-1)
 		for j := k; j < len(t.segT) && t.segT[j] < b; j++ {
 			s.b.spend(1)

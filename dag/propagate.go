@@ -65,6 +65,7 @@ type propagator struct {
 	partners  [][]int32 // per task, the tasks it cannot overlap (both of positive duration)
 	energetic bool      // run the energetic rule (the costliest)
 	maxCP     []int64   // per resource, max_i c_ir·p_i: slack at or above it adjusts nothing
+	users     [][]int32 // per resource, the tasks of positive demand and duration on it
 	work      int64
 
 	// Tasks changed since the last time-table and disjunction passes;
@@ -89,6 +90,9 @@ type propagator struct {
 	events []int64
 	t1s    []int64
 	ramps  []int64
+	// dslope and ends are energy's time-indexed scratch (sweepDense).
+	dslope []int64
+	ends   []bool
 }
 
 // newPropagator prepares the rules for p.
@@ -96,9 +100,13 @@ func newPropagator(p *problem, energetic bool) *propagator {
 	pr := &propagator{p: p, w: (p.n + 63) / 64, energetic: energetic, maxCP: make([]int64, p.k),
 		queue: make([]int, max(1, p.n)), inQueue: make([]bool, p.n), partners: p.partners(),
 		ttSet: newChangeSet(p.n), djSet: newChangeSet(p.n)}
+	pr.users = make([][]int32, p.k)
 	for i := 0; i < p.n; i++ {
 		for r, c := range p.demand(i) {
 			pr.maxCP[r] = max(pr.maxCP[r], c*p.dur[i])
+			if c > 0 && p.dur[i] > 0 {
+				pr.users[r] = append(pr.users[r], int32(i))
+			}
 		}
 	}
 	return pr
