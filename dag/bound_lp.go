@@ -326,27 +326,31 @@ func (lb *lpBound) price(iv *interval, s *windows, y []float64, b *budget) (floa
 		}
 		i := cand[x]
 		fits := true
-		for r, c := range p.demand(i) {
-			if use[r]+c > p.cap[r] {
+		dem := p.demand(i)
+		u, caps := use[:len(dem)], p.cap[:len(dem)]
+		for r, c := range dem {
+			if u[r]+c > caps[r] {
 				fits = false
 				break
 			}
 		}
-		for _, j := range chosen[len(iv.required):] {
-			if !fits {
-				break
+		if fits {
+			for _, j := range chosen[len(iv.required):] {
+				if !lb.together(s, i, j) {
+					fits = false
+					break
+				}
 			}
-			fits = lb.together(s, i, j)
 		}
 		if fits {
-			for r, c := range p.demand(i) {
-				use[r] += c
+			for r, c := range dem {
+				u[r] += c
 			}
 			chosen = append(chosen, i)
 			dfs(x+1, sum+y[i])
 			chosen = chosen[:len(chosen)-1]
-			for r, c := range p.demand(i) {
-				use[r] -= c
+			for r, c := range dem {
+				u[r] -= c
 			}
 		}
 		dfs(x+1, sum)

@@ -96,3 +96,81 @@ func TestTimetableProfiles(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildProfile checks the propagator's time-table profile, built
+// dense or sorted, against the compulsory parts counted tick by tick:
+// the segments start at the distinct ends of the parts, each holds the
+// usage at its start, the build fails exactly when some usage exceeds a
+// capacity, and segsBefore agrees with a binary search.
+func TestBuildProfile(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	paths := map[bool]int{}
+	for trial := range 3000 {
+		p := randomProblem(rng, 12)
+		if trial%2 == 1 {
+			continue
+		}
+		// One propagator builds two profiles, as in a search: its
+		// scratch must come back clean.
+		pr := newPropagator(p, false)
+		for build := range 2 {
+			s := randomWindows(p, rng)
+			if (trial/2+build)%3 == 0 { // spread out: the sorted path
+				for i := range p.n {
+					sh := int64(rng.IntN(4)) * 40
+					s.est[i] += sh
+					s.lct[i] += sh
+				}
+			}
+			var want []int64
+			for i := range p.n {
+				if lst, ect := s.lct[i]-p.dur[i], s.est[i]+p.dur[i]; p.dur[i] > 0 && lst < ect {
+					want = append(want, lst, ect)
+				}
+			}
+			slices.Sort(want)
+			want = slices.Compact(want)
+			usage := func(at int64, r int) int64 {
+				var u int64
+				for i := range p.n {
+					if lst, ect := s.lct[i]-p.dur[i], s.est[i]+p.dur[i]; p.dur[i] > 0 && lst <= at && at < ect {
+						u += p.dem[i*p.k+r]
+					}
+				}
+				return u
+			}
+			over := false
+			for _, at := range want {
+				for r := range p.k {
+					over = over || usage(at, r) > p.cap[r]
+				}
+			}
+			ok := pr.buildProfile(s)
+			if ok == over {
+				t.Fatalf("trial %d: buildProfile = %v with an overload %v", trial, ok, over)
+			}
+			if !ok {
+				continue
+			}
+			paths[pr.dense]++
+			if !slices.Equal(pr.segT, want) {
+				t.Fatalf("trial %d: segments %v, want %v", trial, pr.segT, want)
+			}
+			for x, at := range pr.segT {
+				for r := range p.k {
+					if got := pr.segU[x*p.k+r]; got != usage(at, r) {
+						t.Fatalf("trial %d: segment %d (at %d) resource %d: usage %d, want %d", trial, x, at, r, got, usage(at, r))
+					}
+				}
+			}
+			for x := int64(-3); x < 200; x++ {
+				if w, _ := slices.BinarySearch(pr.segT, x); pr.segsBefore(x) != w {
+					t.Fatalf("trial %d: segsBefore(%d) = %d, want %d (segments %v)", trial, x, pr.segsBefore(x), w, pr.segT)
+				}
+			}
+		}
+	}
+	if paths[true] < 100 || paths[false] < 100 {
+		t.Fatalf("profiles built dense %d, sorted %d: want at least 100 of each", paths[true], paths[false])
+	}
+}

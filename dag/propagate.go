@@ -1,6 +1,7 @@
 package dag
 
 import (
+	"math"
 	"math/bits"
 	"slices"
 )
@@ -93,6 +94,14 @@ type propagator struct {
 	// dslope and ends are energy's time-indexed scratch (sweepDense).
 	dslope []int64
 	ends   []bool
+	// at, du and before are profileDense's: whether an event falls at a
+	// tick, the usage change there, and the segments starting before it
+	// (when dense, for the profile in segT, which starts at lo).
+	at     []bool
+	du     []int64
+	before []int32
+	lo     int64
+	dense  bool
 }
 
 // newPropagator prepares the rules for p.
@@ -428,7 +437,7 @@ func (pr *propagator) timetable(s *windows) (changed, ok bool) {
 		// Forward: the first start ≥ est_i whose run meets no blocked
 		// segment.
 		st := s.est[i]
-		x, _ := slices.BinarySearch(segT, st+1)
+		x := pr.segsBefore(st + 1)
 		for x = max(x-1, 0); x < nseg-1 && segT[x] < st+di; x++ {
 			pr.work++
 			if segT[x+1] > st && blocked(x) {
@@ -445,7 +454,7 @@ func (pr *propagator) timetable(s *windows) (changed, ok bool) {
 		// segment. y is the last segment starting before end (the last
 		// segment, after every compulsory part, is empty).
 		end := s.lct[i]
-		y, _ := slices.BinarySearch(segT, end)
+		y := pr.segsBefore(end)
 		for y = min(y-1, nseg-2); y >= 0 && segT[y+1] > end-di; y-- {
 			pr.work++
 			if segT[y] < end && blocked(y) {
@@ -468,15 +477,16 @@ func (pr *propagator) timetable(s *windows) (changed, ok bool) {
 func (pr *propagator) buildProfile(s *windows) bool {
 	p, k := pr.p, pr.p.k
 	ev := pr.events[:0]
+	lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
 	for i := 0; i < p.n; i++ {
 		if lst, ect := s.lct[i]-p.dur[i], s.est[i]+p.dur[i]; p.dur[i] > 0 && lst < ect {
 			// Packed (time, task, start flag), so that an integer sort
 			// orders events by time.
 			ev = append(ev, lst<<ttShift|int64(i)<<1|1, ect<<ttShift|int64(i)<<1)
+			lo, hi = min(lo, lst), max(hi, ect)
 		}
 	}
 	pr.events = ev
-	slices.Sort(ev)
 	// Segments [segT[x], segT[x+1]) with usage segU[x·k:(x+1)·k]; the
 	// last one, after every part, is empty (there are none without parts).
 	pr.segT, pr.segU = pr.segT[:0], pr.segU[:0]
@@ -487,6 +497,27 @@ func (pr *propagator) buildProfile(s *windows) bool {
 	pr.peak = peak
 	clear(cur)
 	clear(peak)
+	pr.dense = false
+	// segment closes the segment starting at t, whose usage is cur.
+	segment := func(t int64) bool {
+		pr.segT = append(pr.segT, t)
+		pr.segU = append(pr.segU, cur...)
+		for r, u := range cur {
+			if u > p.cap[r] {
+				return false
+			}
+			peak[r] = max(peak[r], u)
+		}
+		return true
+	}
+	if len(ev) > 0 && hi-lo <= denseRamps*int64(len(ev)) {
+		if !pr.profileDense(lo, hi, segment) {
+			return false
+		}
+		pr.work += int64(len(ev))
+		return true
+	}
+	slices.Sort(ev)
 	for e := 0; e < len(ev); {
 		t := ev[e] >> ttShift
 		for ; e < len(ev) && ev[e]>>ttShift == t; e++ {
@@ -502,17 +533,74 @@ func (pr *propagator) buildProfile(s *windows) bool {
 				}
 			}
 		}
-		pr.segT = append(pr.segT, t)
-		pr.segU = append(pr.segU, cur...)
-		for r, u := range cur {
-			if u > p.cap[r] {
-				return false
-			}
-			peak[r] = max(peak[r], u)
+		if !segment(t) {
+			return false
 		}
 	}
 	pr.work += int64(len(ev))
 	return true
+}
+
+// profileDense is buildProfile's sweep for events within [lo, hi]: the
+// usage changes go to a time-indexed array, walked tick by tick, which
+// calls segment at every tick with an event, as the sorted sweep does,
+// and fills before (see segsBefore).
+func (pr *propagator) profileDense(lo, hi int64, segment func(t int64) bool) bool {
+	p, k := pr.p, pr.p.k
+	span := int(hi-lo) + 1
+	if cap(pr.at) < span {
+		pr.at, pr.du, pr.before = make([]bool, span), make([]int64, span*k), make([]int32, span+1)
+	}
+	at, du, before := pr.at[:span], pr.du[:span*k], pr.before[:span+1]
+	for _, e := range pr.events {
+		t, i := int(e>>ttShift-lo), int(e>>1&(1<<(ttShift-1)-1))
+		at[t] = true
+		d, u := p.dem[i*k:(i+1)*k], du[t*k:(t+1)*k]
+		if e&1 == 1 {
+			for r, c := range d {
+				u[r] += c
+			}
+		} else {
+			for r, c := range d {
+				u[r] -= c
+			}
+		}
+	}
+	defer func() { clear(at); clear(du) }()
+	cur := pr.cur[:k]
+	for x := range span {
+		before[x] = int32(len(pr.segT))
+		if !at[x] {
+			continue
+		}
+		for r, c := range du[x*k : (x+1)*k] {
+			cur[r] += c
+		}
+		if !segment(lo + int64(x)) {
+			return false
+		}
+	}
+	before[span] = int32(len(pr.segT))
+	pr.lo, pr.before, pr.dense = lo, before, true
+	return true
+}
+
+// segsBefore returns the number of profile segments starting before x:
+// slices.BinarySearch(pr.segT, x), read from before when profileDense
+// built the profile.
+func (pr *propagator) segsBefore(x int64) int {
+	if !pr.dense {
+		k, _ := slices.BinarySearch(pr.segT, x)
+		return k
+	}
+	switch y := x - pr.lo; {
+	case y <= 0:
+		return 0
+	case y >= int64(len(pr.before)):
+		return len(pr.segT)
+	default:
+		return int(pr.before[y])
+	}
 }
 
 // ttShift packs a task and a start flag below the time in timetable's

@@ -189,10 +189,10 @@ func (s *Space) walk(m int, r []float64, dur, edge, limit int64, dir direction) 
 		}
 		j = 0
 	}
-	k, caps, use := s.k, s.caps[m], tl.u
+	k, caps, use := s.k, s.caps[m][:len(r)], tl.u
 walk:
 	for ; j >= 0; j += step { // backward, segment −1 is empty: found
-		u := use[j*k : j*k+k]
+		u := use[j*k:][:len(r)]
 		for x, v := range r {
 			if u[x]+v > caps[x] {
 				// Segment j cannot hold r: jump past it (its far
@@ -240,7 +240,7 @@ func (s *Space) Place(m int, r []float64, start, dur int64) {
 	a := s.split(tl, start)
 	b := s.split(tl, start+dur)
 	for i := a; i < b; i++ {
-		u := tl.u[i*s.k : (i+1)*s.k]
+		u := tl.u[i*s.k:][:len(r)]
 		for k, x := range r {
 			u[k] += x
 		}
