@@ -174,3 +174,27 @@ func TestBuildProfile(t *testing.T) {
 		t.Fatalf("profiles built dense %d, sorted %d: want at least 100 of each", paths[true], paths[false])
 	}
 }
+
+// TestSortByEnd checks the energy rule's bucket sort of tasks by latest
+// end against a comparison sort by end, then index, for ends close
+// together (buckets) and far apart (comparisons), reusing the scratch.
+func TestSortByEnd(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	en := &lcgEnergy{end: make([]int64, 80)}
+	for trial := range 400 {
+		spread := []int{3, 30, 5000}[trial%3]
+		en.byEnd = en.byEnd[:0]
+		for j := range len(en.end) {
+			if rng.IntN(3) > 0 {
+				en.end[j] = int64(rng.IntN(spread))
+				en.byEnd = append(en.byEnd, int32(j))
+			}
+		}
+		want := slices.Clone(en.byEnd)
+		slices.SortStableFunc(want, func(x, y int32) int { return int(en.end[x] - en.end[y]) })
+		en.sortByEnd()
+		if !slices.Equal(en.byEnd, want) {
+			t.Fatalf("trial %d: ends %v: %v, want %v", trial, en.end, en.byEnd, want)
+		}
+	}
+}

@@ -42,6 +42,9 @@ type lcgEnergy struct {
 	free    []int64 // energy outside the compulsory part, by task
 	lb, end []int64 // earliest start and latest end, by task
 	endE    []int64 // compulsory energy before each byEnd's end
+	// count and sorted are sortByEnd's scratch
+	count   []int32
+	sorted  []int32
 	contrib []enContrib
 }
 
@@ -81,7 +84,7 @@ func (en *lcgEnergy) run() bool {
 	}
 	slices.Sort(en.est)
 	en.est = slices.Compact(en.est)
-	slices.SortFunc(en.byEnd, func(x, y int32) int { return cmp.Or(cmp.Compare(en.end[x], en.end[y]), cmp.Compare(x, y)) })
+	en.sortByEnd()
 	n := len(en.byEnd)
 	// the compulsory energy before each latest end (before each earliest
 	// start: ea below)
@@ -226,12 +229,48 @@ func (en *lcgEnergy) cumulate() {
 // before returns the compulsory energy before time x.
 func (en *lcgEnergy) before(x int64) int64 {
 	t := en.t
-	k, found := slices.BinarySearch(t.segT, x)
-	if found {
+	k := t.search(x)
+	if k < len(t.segT) && t.segT[k] == x {
 		return en.cum[k]
 	}
 	if k == 0 {
 		return 0
 	}
 	return en.cum[k-1] + t.segH[k-1]*(x-t.segT[k-1])
+}
+
+// sortByEnd orders byEnd, which holds tasks in increasing index, by
+// latest end, then index. When the ends span at most denseRamps ticks per
+// task it counts them into buckets, a stable sort that keeps the index
+// order within an end; otherwise it compares.
+func (en *lcgEnergy) sortByEnd() {
+	if len(en.byEnd) == 0 {
+		return
+	}
+	lo, hi := en.end[en.byEnd[0]], en.end[en.byEnd[0]]
+	for _, j := range en.byEnd {
+		lo, hi = min(lo, en.end[j]), max(hi, en.end[j])
+	}
+	if hi-lo > denseRamps*int64(len(en.byEnd)) {
+		slices.SortFunc(en.byEnd, func(x, y int32) int { return cmp.Or(cmp.Compare(en.end[x], en.end[y]), cmp.Compare(x, y)) })
+		return
+	}
+	span := int(hi-lo) + 2
+	if cap(en.count) < span {
+		en.count = make([]int32, span)
+	}
+	count := en.count[:span]
+	clear(count)
+	for _, j := range en.byEnd {
+		count[en.end[j]-lo+1]++
+	}
+	for x := 1; x < span; x++ {
+		count[x] += count[x-1]
+	}
+	en.sorted = slices.Grow(en.sorted[:0], len(en.byEnd))[:len(en.byEnd)]
+	for _, j := range en.byEnd {
+		en.sorted[count[en.end[j]-lo]] = j
+		count[en.end[j]-lo]++
+	}
+	copy(en.byEnd, en.sorted)
 }

@@ -86,7 +86,7 @@ func (t *lcgTimetable) run() bool {
 		}
 	}
 	s.b.spend(int64(len(t.tasks)))
-	t.segT, t.segH = t.segT[:0], t.segH[:0]
+	t.segT, t.segH, t.dense = t.segT[:0], t.segH[:0], false
 	if len(t.events) == 0 {
 		return true
 	}
@@ -95,7 +95,7 @@ func (t *lcgTimetable) run() bool {
 	var top int64
 	for k, h := range t.segH {
 		if h > t.cap {
-			t.segT, t.segH = t.segT[:k+1], t.segH[:k+1]
+			t.segT, t.segH, t.dense = t.segT[:k+1], t.segH[:k+1], false
 			s.confl = s.confl[:0]
 			t.explainAt(-1, t.segT[k], t.cap, func(l lit) { s.confl = append(s.confl, l) })
 			return false
