@@ -19,7 +19,7 @@ import "slices"
 // intervals tried are a subset of Baptiste et al.'s characterisation, so
 // the rule may miss a deduction but never makes a wrong one.
 // O(K·n² log n) per call plus O(n) per adjusted interval; O(K·n²) when
-// the events of each t1 span at most denseRamps ticks each (sweepDense).
+// the events of each t1 span at most denseTicks ticks each (sweepDense).
 func (pr *propagator) energy(s *windows) (changed, ok bool) {
 	p := pr.p
 	for r := 0; r < p.k; r++ {
@@ -37,7 +37,7 @@ func (pr *propagator) energy(s *windows) (changed, ok bool) {
 			ramps, last := pr.rampsAt(s, r, t1)
 			pr.work += int64(len(ramps))
 			var c bool
-			if last-t1 <= denseRamps*int64(len(ramps)) {
+			if last-t1 <= denseTicks*int64(len(ramps)) {
 				c, ok = pr.sweepDense(s, r, t1, last, ramps)
 			} else {
 				c, ok = pr.sweepSorted(s, r, t1, ramps)
@@ -73,10 +73,12 @@ func (pr *propagator) rampsAt(s *windows, r int, t1 int64) ([]int64, int64) {
 	return ramps, last
 }
 
-// denseRamps is the span, in ticks per ramp event, up to which energy
-// sweeps a time-indexed array instead of sorting the events: on a
-// PSPLIB-sized project the events of one t1 span a few ticks each.
-const denseRamps = 4
+// denseTicks is the span, in ticks per event, up to which the sweeps of
+// the bounds and the searches add their events into arrays indexed by
+// tick instead of sorting them (energy's sweepDense, the time-table
+// profiles' profileDense, the energy rule's sortByEnd): on a
+// PSPLIB-sized project the events fall within a few ticks each.
+const denseTicks = 4
 
 // sweepSorted evaluates the intervals [t1, t) for the ramp events of one
 // t1 and resource r, t the ends of ramps, in time order after sorting

@@ -240,7 +240,7 @@ func (en *lcgEnergy) before(x int64) int64 {
 }
 
 // sortByEnd orders byEnd, which holds tasks in increasing index, by
-// latest end, then index. When the ends span at most denseRamps ticks per
+// latest end, then index. When the ends span at most denseTicks ticks per
 // task it counts them into buckets, a stable sort that keeps the index
 // order within an end; otherwise it compares.
 func (en *lcgEnergy) sortByEnd() {
@@ -251,7 +251,7 @@ func (en *lcgEnergy) sortByEnd() {
 	for _, j := range en.byEnd {
 		lo, hi = min(lo, en.end[j]), max(hi, en.end[j])
 	}
-	if hi-lo > denseRamps*int64(len(en.byEnd)) {
+	if hi-lo > denseTicks*int64(len(en.byEnd)) {
 		slices.SortFunc(en.byEnd, func(x, y int32) int { return cmp.Or(cmp.Compare(en.end[x], en.end[y]), cmp.Compare(x, y)) })
 		return
 	}

@@ -118,14 +118,14 @@ func (t *lcgTimetable) run() bool {
 
 // profile turns the events into the segments of the compulsory-part
 // profile, one per distinct event time: profileDense when the events span
-// at most denseRamps ticks each, profileSorted otherwise. Both give the
+// at most denseTicks ticks each, profileSorted otherwise. Both give the
 // same segments.
 func (t *lcgTimetable) profile() {
 	lo, hi := t.events[0].t, t.events[0].t
 	for _, e := range t.events {
 		lo, hi = min(lo, e.t), max(hi, e.t)
 	}
-	if hi-lo > denseRamps*int64(len(t.events)) {
+	if hi-lo > denseTicks*int64(len(t.events)) {
 		t.profileSorted()
 		return
 	}

@@ -510,7 +510,7 @@ func (pr *propagator) buildProfile(s *windows) bool {
 		}
 		return true
 	}
-	if len(ev) > 0 && hi-lo <= denseRamps*int64(len(ev)) {
+	if len(ev) > 0 && hi-lo <= denseTicks*int64(len(ev)) {
 		if !pr.profileDense(lo, hi, segment) {
 			return false
 		}
