@@ -152,7 +152,7 @@ func TestBuildProfile(t *testing.T) {
 			if !ok {
 				continue
 			}
-			paths[pr.dense]++
+			paths[pr.idx.dense]++
 			if !slices.Equal(pr.segT, want) {
 				t.Fatalf("trial %d: segments %v, want %v", trial, pr.segT, want)
 			}
@@ -164,8 +164,8 @@ func TestBuildProfile(t *testing.T) {
 				}
 			}
 			for x := int64(-3); x < 200; x++ {
-				if w, _ := slices.BinarySearch(pr.segT, x); pr.segsBefore(x) != w {
-					t.Fatalf("trial %d: segsBefore(%d) = %d, want %d (segments %v)", trial, x, pr.segsBefore(x), w, pr.segT)
+				if w, _ := slices.BinarySearch(pr.segT, x); pr.idx.segsBefore(pr.segT, x) != w {
+					t.Fatalf("trial %d: segsBefore(%d) = %d, want %d (segments %v)", trial, x, pr.idx.segsBefore(pr.segT, x), w, pr.segT)
 				}
 			}
 		}

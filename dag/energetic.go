@@ -73,13 +73,6 @@ func (pr *propagator) rampsAt(s *windows, r int, t1 int64) ([]int64, int64) {
 	return ramps, last
 }
 
-// denseTicks is the span, in ticks per event, up to which the sweeps of
-// the bounds and the searches add their events into arrays indexed by
-// tick instead of sorting them (energy's sweepDense, the time-table
-// profiles' profileDense, the energy rule's sortByEnd): on a
-// PSPLIB-sized project the events fall within a few ticks each.
-const denseTicks = 4
-
 // sweepSorted evaluates the intervals [t1, t) for the ramp events of one
 // t1 and resource r, t the ends of ramps, in time order after sorting
 // them: an interval whose minimal energy exceeds C·(t−t1) proves the

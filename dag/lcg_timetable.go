@@ -32,13 +32,9 @@ type lcgTimetable struct {
 	events     []ttEvent
 	// dh and at are profile's time-indexed scratch: the height change
 	// and whether an event falls at each tick.
-	dh []int64
-	at []bool
-	// before[x] is the number of segments starting before lo + x, for x
-	// in [0, hi − lo + 1], when dense (profileDense built the profile).
-	before []int32
-	lo     int64
-	dense  bool
+	dh  []int64
+	at  []bool
+	idx tickIndex // the segments by tick, when profileDense built them
 	// each task's compulsory part at the profile's build ([0,0) if none)
 	from, to []int64
 	cover    []int32
@@ -86,7 +82,7 @@ func (t *lcgTimetable) run() bool {
 		}
 	}
 	s.b.spend(int64(len(t.tasks)))
-	t.segT, t.segH, t.dense = t.segT[:0], t.segH[:0], false
+	t.segT, t.segH, t.idx.dense = t.segT[:0], t.segH[:0], false
 	if len(t.events) == 0 {
 		return true
 	}
@@ -95,7 +91,7 @@ func (t *lcgTimetable) run() bool {
 	var top int64
 	for k, h := range t.segH {
 		if h > t.cap {
-			t.segT, t.segH, t.dense = t.segT[:k+1], t.segH[:k+1], false
+			t.segT, t.segH, t.idx.dense = t.segT[:k+1], t.segH[:k+1], false
 			s.confl = s.confl[:0]
 			t.explainAt(-1, t.segT[k], t.cap, func(l lit) { s.confl = append(s.confl, l) })
 			return false
@@ -134,7 +130,7 @@ func (t *lcgTimetable) profile() {
 
 // profileSorted sorts the events by time and sums them.
 func (t *lcgTimetable) profileSorted() {
-	t.dense = false
+	t.idx.dense = false
 	slices.SortFunc(t.events, func(x, y ttEvent) int { return cmp.Compare(x.t, y.t) })
 	var h int64
 	for k := 0; k < len(t.events); {
@@ -149,7 +145,7 @@ func (t *lcgTimetable) profileSorted() {
 }
 
 // profileDense adds the events, all within [lo, hi], into a time-indexed
-// array and walks it; it also fills before, which makes search O(1).
+// array and walks it; it also fills idx, which makes search O(1).
 func (t *lcgTimetable) profileDense(lo, hi int64) {
 	span := int(hi-lo) + 1
 	if cap(t.dh) < span {
@@ -160,13 +156,10 @@ func (t *lcgTimetable) profileDense(lo, hi int64) {
 		dh[e.t-lo] += e.d
 		at[e.t-lo] = true
 	}
-	if cap(t.before) < span+1 {
-		t.before = make([]int32, span+1)
-	}
-	t.lo, t.before, t.dense = lo, t.before[:span+1], true
+	before := t.idx.reset(lo, span)
 	var h int64
 	for x := range span {
-		t.before[x] = int32(len(t.segT))
+		before[x] = int32(len(t.segT))
 		if at[x] {
 			h += dh[x]
 			t.segT = append(t.segT, lo+int64(x))
@@ -174,25 +167,11 @@ func (t *lcgTimetable) profileDense(lo, hi int64) {
 			dh[x], at[x] = 0, false
 		}
 	}
-	t.before[span] = int32(len(t.segT))
+	before[span] = int32(len(t.segT))
 }
 
-// search returns the number of segments starting before x:
-// slices.BinarySearch(t.segT, x), read from before when profile built it.
-func (t *lcgTimetable) search(x int64) int {
-	if !t.dense {
-		k, _ := slices.BinarySearch(t.segT, x)
-		return k
-	}
-	switch y := x - t.lo; {
-	case y <= 0:
-		return 0
-	case y >= int64(len(t.before)):
-		return len(t.segT)
-	default:
-		return int(t.before[y])
-	}
-}
+// search returns the number of segments starting before x.
+func (t *lcgTimetable) search(x int64) int { return t.idx.segsBefore(t.segT, x) }
 
 // height returns the profile height over segment k without task i's own
 // compulsory part.

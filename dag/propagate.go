@@ -94,14 +94,11 @@ type propagator struct {
 	// dslope and ends are energy's time-indexed scratch (sweepDense).
 	dslope []int64
 	ends   []bool
-	// at, du and before are profileDense's: whether an event falls at a
-	// tick, the usage change there, and the segments starting before it
-	// (when dense, for the profile in segT, which starts at lo).
-	at     []bool
-	du     []int64
-	before []int32
-	lo     int64
-	dense  bool
+	// at and du are profileDense's: whether an event falls at a tick and
+	// the usage change there; idx finds the profile's segments by tick.
+	at  []bool
+	du  []int64
+	idx tickIndex
 }
 
 // newPropagator prepares the rules for p.
@@ -437,7 +434,7 @@ func (pr *propagator) timetable(s *windows) (changed, ok bool) {
 		// Forward: the first start ≥ est_i whose run meets no blocked
 		// segment.
 		st := s.est[i]
-		x := pr.segsBefore(st + 1)
+		x := pr.idx.segsBefore(segT, st+1)
 		for x = max(x-1, 0); x < nseg-1 && segT[x] < st+di; x++ {
 			pr.work++
 			if segT[x+1] > st && blocked(x) {
@@ -454,7 +451,7 @@ func (pr *propagator) timetable(s *windows) (changed, ok bool) {
 		// segment. y is the last segment starting before end (the last
 		// segment, after every compulsory part, is empty).
 		end := s.lct[i]
-		y := pr.segsBefore(end)
+		y := pr.idx.segsBefore(segT, end)
 		for y = min(y-1, nseg-2); y >= 0 && segT[y+1] > end-di; y-- {
 			pr.work++
 			if segT[y] < end && blocked(y) {
@@ -497,7 +494,7 @@ func (pr *propagator) buildProfile(s *windows) bool {
 	pr.peak = peak
 	clear(cur)
 	clear(peak)
-	pr.dense = false
+	pr.idx.dense = false
 	// segment closes the segment starting at t, whose usage is cur.
 	segment := func(t int64) bool {
 		pr.segT = append(pr.segT, t)
@@ -544,14 +541,14 @@ func (pr *propagator) buildProfile(s *windows) bool {
 // profileDense is buildProfile's sweep for events within [lo, hi]: the
 // usage changes go to a time-indexed array, walked tick by tick, which
 // calls segment at every tick with an event, as the sorted sweep does,
-// and fills before (see segsBefore).
+// and fills idx.
 func (pr *propagator) profileDense(lo, hi int64, segment func(t int64) bool) bool {
 	p, k := pr.p, pr.p.k
 	span := int(hi-lo) + 1
 	if cap(pr.at) < span {
-		pr.at, pr.du, pr.before = make([]bool, span), make([]int64, span*k), make([]int32, span+1)
+		pr.at, pr.du = make([]bool, span), make([]int64, span*k)
 	}
-	at, du, before := pr.at[:span], pr.du[:span*k], pr.before[:span+1]
+	at, du, before := pr.at[:span], pr.du[:span*k], pr.idx.reset(lo, span)
 	for _, e := range pr.events {
 		t, i := int(e>>ttShift-lo), int(e>>1&(1<<(ttShift-1)-1))
 		at[t] = true
@@ -577,30 +574,12 @@ func (pr *propagator) profileDense(lo, hi int64, segment func(t int64) bool) boo
 			cur[r] += c
 		}
 		if !segment(lo + int64(x)) {
+			pr.idx.dense = false
 			return false
 		}
 	}
 	before[span] = int32(len(pr.segT))
-	pr.lo, pr.before, pr.dense = lo, before, true
 	return true
-}
-
-// segsBefore returns the number of profile segments starting before x:
-// slices.BinarySearch(pr.segT, x), read from before when profileDense
-// built the profile.
-func (pr *propagator) segsBefore(x int64) int {
-	if !pr.dense {
-		k, _ := slices.BinarySearch(pr.segT, x)
-		return k
-	}
-	switch y := x - pr.lo; {
-	case y <= 0:
-		return 0
-	case y >= int64(len(pr.before)):
-		return len(pr.segT)
-	default:
-		return int(pr.before[y])
-	}
 }
 
 // ttShift packs a task and a start flag below the time in timetable's
