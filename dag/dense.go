@@ -5,8 +5,9 @@ import "slices"
 // denseTicks is the span, in ticks per event, up to which the sweeps of
 // the bounds and the searches add their events into arrays indexed by
 // tick instead of sorting them (energy's sweepDense, the time-table
-// profiles' profileDense, the energy rule's sortByEnd): on a
-// PSPLIB-sized project the events fall within a few ticks each.
+// profiles' profileDense, the energy rule's sortByEnd; the genetic
+// algorithm's peak profile counts it per task): on a PSPLIB-sized project
+// the events fall within a few ticks each.
 const denseTicks = 4
 
 // tickIndex finds the segments of a profile, given by their ascending

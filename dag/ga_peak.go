@@ -120,7 +120,7 @@ func (ps *peakSpace) profile(d *DAG, start []int64) int64 {
 		}
 		at, rate, cum = append(at, t), append(rate, r), append(cum, c)
 	}
-	if span := hi - lo; span <= int64(4*n) {
+	if span := hi - lo; span <= denseTicks*int64(n) {
 		delta, mark := ps.delta[:0], ps.mark[:0]
 		for range span + 1 {
 			delta, mark = append(delta, 0), append(mark, false)

@@ -2,6 +2,7 @@ package dag
 
 import (
 	"cmp"
+	"math"
 	"slices"
 )
 
@@ -72,11 +73,13 @@ func (t *lcgTimetable) run() bool {
 	s := t.s
 	dur := s.p.dur
 	t.events = t.events[:0]
+	lo, hi := int64(math.MaxInt64), int64(math.MinInt64) // the events' span
 	for _, i := range t.tasks {
 		a, b := s.ub[i], s.lb[i]+dur[i]
 		if a < b {
 			t.events = append(t.events, ttEvent{a, t.c[i]}, ttEvent{b, -t.c[i]})
 			t.from[i], t.to[i] = a, b
+			lo, hi = min(lo, a), max(hi, b)
 		} else {
 			t.from[i], t.to[i] = 0, 0
 		}
@@ -87,7 +90,7 @@ func (t *lcgTimetable) run() bool {
 		return true
 	}
 	s.b.spend(int64(len(t.events)))
-	t.profile()
+	t.profile(lo, hi)
 	var top int64
 	for k, h := range t.segH {
 		if h > t.cap {
@@ -112,15 +115,11 @@ func (t *lcgTimetable) run() bool {
 	return true
 }
 
-// profile turns the events into the segments of the compulsory-part
-// profile, one per distinct event time: profileDense when the events span
-// at most denseTicks ticks each, profileSorted otherwise. Both give the
-// same segments.
-func (t *lcgTimetable) profile() {
-	lo, hi := t.events[0].t, t.events[0].t
-	for _, e := range t.events {
-		lo, hi = min(lo, e.t), max(hi, e.t)
-	}
+// profile turns the events, all within [lo, hi], into the segments of
+// the compulsory-part profile, one per distinct event time: profileDense
+// when the events span at most denseTicks ticks each, profileSorted
+// otherwise. Both give the same segments.
+func (t *lcgTimetable) profile(lo, hi int64) {
 	if hi-lo > denseTicks*int64(len(t.events)) {
 		t.profileSorted()
 		return
