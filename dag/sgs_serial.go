@@ -75,7 +75,7 @@ func serialListWith(d *DAG, sp *Space, list []int, fixed []int, dir direction, h
 		case fixed != nil:
 			m = fixed[v]
 			start = sp.fit(m, t.Demand, t.Duration, edge, dir.beyond(), dir)
-			sp.Place(m, t.Demand, start, t.Duration)
+			sp.placeAt(m, t.Demand, start, t.Duration, sp.walkSeg) // a stale hint is caught
 		default:
 			m, start = sp.place(t.Demand, t.Duration, edge, dir)
 		}

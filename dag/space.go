@@ -23,6 +23,9 @@ type Space struct {
 	// work counts the machines tried and segments walked by fits, in the
 	// package's work units (see DefaultMaxWork).
 	work int64
+	// walkSeg is the segment of the start the last walk found (a hint
+	// for placing there; noSeg or stale values are caught by holds).
+	walkSeg int
 }
 
 // timeline holds breakpoints t (ascending) and the usage on [t[i], t[i+1])
@@ -112,6 +115,18 @@ func (tl *timeline) seg(x int64) int {
 	return lo - 1
 }
 
+// holds reports whether segment i (−1: before the first breakpoint)
+// contains time x.
+func (tl *timeline) holds(i int, x int64) bool {
+	switch {
+	case i < -1 || i >= len(tl.t):
+		return false
+	case i >= 0 && tl.t[i] > x:
+		return false
+	}
+	return i+1 == len(tl.t) || tl.t[i+1] > x
+}
+
 // EarliestFit returns the earliest start ≥ tmin at which demand r fits
 // machine m for dur ticks, scanning breakpoints from tmin; it returns
 // Never when r does not fit the empty machine, or when no start below
@@ -182,9 +197,11 @@ func (s *Space) walk(m int, r []float64, dur, edge, limit int64, dir direction) 
 	}
 	j := tl.seg(dir.start(edge, 1)) // the segment of the first tick covered
 	j0 := j
+	js := j // forward: the segment of the start found
 	if j < 0 && dir == forward {
 		// Segment −1, before the first breakpoint, is empty.
 		if tl.t[0] >= hi {
+			s.walkSeg = -1
 			return edge
 		}
 		j = 0
@@ -201,6 +218,7 @@ walk:
 					s.work += int64(max(j-j0, j0-j)) + 1
 					return Never
 				}
+				js = j + 1
 				continue walk
 			}
 		}
@@ -210,14 +228,30 @@ walk:
 	}
 	s.work += int64(max(j-j0, j0-j)) + 1
 	if dir == forward {
+		s.walkSeg = js
 		return hi - dur
 	}
+	s.walkSeg = max(j, -1) // backward, the walk ends in the start's segment
 	return -hi
 }
 
 // split makes x a breakpoint of tl and returns its index.
 func (s *Space) split(tl *timeline, x int64) int {
-	i := tl.seg(x)
+	return s.splitAt(tl, x, tl.seg(x))
+}
+
+// splitAfter is split for x at or after breakpoint a: the segment of x is
+// found by scanning from a, as a task spans few segments.
+func (s *Space) splitAfter(tl *timeline, x int64, a int) int {
+	i := a
+	for i+1 < len(tl.t) && tl.t[i+1] <= x {
+		i++
+	}
+	return s.splitAt(tl, x, i)
+}
+
+// splitAt is split given i, the segment of x.
+func (s *Space) splitAt(tl *timeline, x int64, i int) int {
 	if i >= 0 && tl.t[i] == x {
 		return i
 	}
@@ -233,12 +267,24 @@ func (s *Space) split(tl *timeline, x int64) int {
 // Place adds demand r on machine m over [start, start+dur). It does not
 // check capacity: callers place at a fit.
 func (s *Space) Place(m int, r []float64, start, dur int64) {
+	s.placeAt(m, r, start, dur, noSeg)
+}
+
+// noSeg is placeAt's hint when the segment of the start is not known.
+const noSeg = -2
+
+// placeAt is Place given seg, the segment of start on machine m as a walk
+// found it (checked here; noSeg when not known).
+func (s *Space) placeAt(m int, r []float64, start, dur int64, seg int) {
 	if dur == 0 || !slices.ContainsFunc(r, func(x float64) bool { return x != 0 }) {
 		return
 	}
 	tl := &s.tl[m]
-	a := s.split(tl, start)
-	b := s.split(tl, start+dur)
+	if !tl.holds(seg, start) {
+		seg = tl.seg(start)
+	}
+	a := s.splitAt(tl, start, seg)
+	b := s.splitAfter(tl, start+dur, a)
 	for i := a; i < b; i++ {
 		u := tl.u[i*s.k:][:len(r)]
 		for k, x := range r {
@@ -266,7 +312,7 @@ func (s *Space) Backward(r []float64, dur, tmax int64) (int, int64) {
 // place puts a task at its first fit from edge in direction dir over all
 // machines (ties: lowest index) and returns the machine and start.
 func (s *Space) place(r []float64, dur, edge int64, dir direction) (int, int64) {
-	best, bm := dir.beyond(), -1
+	best, bm, seg := dir.beyond(), -1, noSeg
 	at := dir.start(edge, dur) // a placement right at edge cannot be bettered
 	fits, m := false, 0
 	for ; m < len(s.tl); m++ {
@@ -278,12 +324,12 @@ func (s *Space) place(r []float64, dur, edge int64, dir direction) (int, int64) 
 		if !fits {
 			continue
 		}
-		st := at
+		st, sm := at, noSeg
 		if s.busyAhead(m, dur, edge, dir) {
-			st = s.walk(m, r, dur, edge, best, dir)
+			st, sm = s.walk(m, r, dur, edge, best, dir), s.walkSeg
 		}
 		if st != Never && dir.before(st, best) {
-			best, bm = st, m
+			best, bm, seg = st, m, sm
 			if st == at {
 				break
 			}
@@ -293,6 +339,6 @@ func (s *Space) place(r []float64, dur, edge int64, dir direction) (int, int64) 
 	if bm < 0 {
 		return -1, Never
 	}
-	s.Place(bm, r, best, dur)
+	s.placeAt(bm, r, best, dur, seg)
 	return bm, best
 }

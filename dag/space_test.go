@@ -2,6 +2,7 @@ package dag
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -107,5 +108,48 @@ func TestSpaceAgainstGrid(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestPlaceHints checks the segment hints of placement: a walk that finds
+// a start leaves the segment holding it in walkSeg, forwards and
+// backwards, and placeAt gives the same timeline as Place whatever the
+// hint (right, stale or out of range).
+func TestPlaceHints(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	machines := [][]float64{{4, 3}}
+	hits := 0
+	for trial := 0; trial < 300; trial++ {
+		a, b := NewSpace(machines), NewSpace(machines)
+		for step := 0; step < 30; step++ {
+			r := []float64{float64(rng.IntN(5)), float64(rng.IntN(4))}
+			dur := int64(1 + rng.IntN(6))
+			edge := int64(rng.IntN(40) - 20)
+			dir := forward
+			if rng.IntN(2) == 0 {
+				dir = backward
+			}
+			walked := a.busyAhead(0, dur, edge, dir)
+			st := a.fit(0, r, dur, edge, dir.beyond(), dir)
+			if st == Never {
+				continue
+			}
+			if walked {
+				if !a.tl[0].holds(a.walkSeg, st) {
+					t.Fatalf("trial %d step %d: %v walk to %d left segment %d, which does not hold it (breakpoints %v)",
+						trial, step, dir, st, a.walkSeg, a.tl[0].t)
+				}
+				hits++
+			}
+			a.Place(0, r, st, dur)
+			b.placeAt(0, r, st, dur, rng.IntN(len(b.tl[0].t)+4)-3)
+			if !slices.Equal(a.tl[0].t, b.tl[0].t) || !slices.Equal(a.tl[0].u, b.tl[0].u) {
+				t.Fatalf("trial %d step %d: placeAt with a random hint gave %v %v, Place %v %v",
+					trial, step, b.tl[0].t, b.tl[0].u, a.tl[0].t, a.tl[0].u)
+			}
+		}
+	}
+	if hits < 1000 {
+		t.Fatalf("only %d walks checked", hits)
 	}
 }
