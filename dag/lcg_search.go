@@ -176,7 +176,7 @@ func lcgUp(p *problem, res *searchResult, stop int64, b *budget) {
 // anyway).
 func lcgDown(p *problem, res *searchResult, b *budget) {
 	defer func() { res.finished = true }()
-	if p.n == 0 || res.lb >= res.bound() {
+	if p.n == 0 || res.lb >= res.bound() || b.done() { // done: no share (Best, wide gaps)
 		return
 	}
 	s := newLCG(p, res.lb, res.bound(), b)
