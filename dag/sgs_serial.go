@@ -74,8 +74,9 @@ func serialListWith(d *DAG, sp *Space, list []int, fixed []int, dir direction, h
 			m, start = fixed[v], edge
 		case fixed != nil:
 			m = fixed[v]
-			start = sp.fit(m, t.Demand, t.Duration, edge, dir.beyond(), dir)
-			sp.placeAt(m, t.Demand, start, t.Duration, sp.walkSeg) // a stale hint is caught
+			var seg int
+			start, seg = sp.fit(m, t.Demand, t.Duration, edge, dir.beyond(), dir)
+			sp.placeAt(m, t.Demand, start, t.Duration, seg)
 		default:
 			m, start = sp.place(t.Demand, t.Duration, edge, dir)
 		}

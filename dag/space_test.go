@@ -111,10 +111,10 @@ func TestSpaceAgainstGrid(t *testing.T) {
 	}
 }
 
-// TestPlaceHints checks the segment hints of placement: a walk that finds
-// a start leaves the segment holding it in walkSeg, forwards and
-// backwards, and placeAt gives the same timeline as Place whatever the
-// hint (right, stale or out of range).
+// TestPlaceHints checks the segment hints of placement: a fit that walks
+// to a start returns the segment holding it, forwards and backwards, and
+// placeAt gives the same timeline as Place whatever the hint (right,
+// stale or out of range).
 func TestPlaceHints(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	machines := [][]float64{{4, 3}}
@@ -130,14 +130,14 @@ func TestPlaceHints(t *testing.T) {
 				dir = backward
 			}
 			walked := a.busyAhead(0, dur, edge, dir)
-			st := a.fit(0, r, dur, edge, dir.beyond(), dir)
+			st, seg := a.fit(0, r, dur, edge, dir.beyond(), dir)
 			if st == Never {
 				continue
 			}
 			if walked {
-				if !a.tl[0].holds(a.walkSeg, st) {
-					t.Fatalf("trial %d step %d: %v walk to %d left segment %d, which does not hold it (breakpoints %v)",
-						trial, step, dir, st, a.walkSeg, a.tl[0].t)
+				if !a.tl[0].holds(seg, st) {
+					t.Fatalf("trial %d step %d: %v walk to %d returned segment %d, which does not hold it (breakpoints %v)",
+						trial, step, dir, st, seg, a.tl[0].t)
 				}
 				hits++
 			}
