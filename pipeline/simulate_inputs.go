@@ -73,7 +73,7 @@ func (w *workload) config(o *SimulateOptions, p sim.Policy) sim.Config {
 var WorkloadParamDocs = map[string]string{
 	"fb":         "jobs (7000), machines (sized for load 0.8), users (20), horizon seconds (21600), meantasks (92.9)",
 	"googlelike": "jobs (300), machines (1000), types (20), slots per node (1), horizon seconds (3600)",
-	"xflex":      "meangap seconds (10), duration seconds (30), sigma (0.2: the noise when --noise is 0)",
+	"xflex":      "meangap seconds (10), duration seconds (30), sigma (0.2: the noise when --noise is 0), order (largefirst: the large job first, the others shuffled; shuffled: all 31)",
 	"openb":      "dir (the trace's directory), pods=gpuspec33|default, nodes=all|gpu, pending=drop|hold, copies (1)",
 	"alibaba":    "arrivals=trace|poisson (trace; poisson needs --load), compress (1), machines (100), mindepth (1: only jobs of at least this stage depth), jobs (all: the first jobs only)",
 	"psplib":     "a directory of .sm projects: jobs (all), machines (10), users (10)",

@@ -36,6 +36,10 @@ func (w *workload) xflex(o *SimulateOptions, p *params) error {
 	if err != nil {
 		return err
 	}
+	order, err := p.str("order", "largefirst", "largefirst", "shuffled")
+	if err != nil {
+		return err
+	}
 	files := datasets.XFlexExampleFiles()
 	var c *datasets.Cluster
 	var d *datasets.Demand
@@ -110,7 +114,7 @@ func (w *workload) xflex(o *SimulateOptions, p *params) error {
 	for k, m := range taskMilli {
 		dem[k] = q.DemandMilli(k, m)
 	}
-	if w.jobs, err = workloads.XFlex(workloads.XFlexParams{Seed: o.Seed, MeanGap: gap, Duration: dur}, w.users, dem, o.TickSeconds); err != nil {
+	if w.jobs, err = workloads.XFlex(workloads.XFlexParams{Seed: o.Seed, MeanGap: gap, Duration: dur, Shuffled: order == "shuffled"}, w.users, dem, o.TickSeconds); err != nil {
 		return err
 	}
 	if o.Noise == 0 {
@@ -118,7 +122,7 @@ func (w *workload) xflex(o *SimulateOptions, p *params) error {
 	}
 	w.name = "xflex"
 	w.params = map[string]string{"meangap": strconv.FormatFloat(gap, 'g', -1, 64), "duration": strconv.FormatFloat(dur, 'g', -1, 64),
-		"sigma": strconv.FormatFloat(o.Noise, 'g', -1, 64), "containers": strconv.Itoa(len(cs))}
+		"sigma": strconv.FormatFloat(o.Noise, 'g', -1, 64), "containers": strconv.Itoa(len(cs)), "order": order}
 	var sched []string
 	for _, a := range apps {
 		if a == "flex" || a == "fair" || a == "fifo" {

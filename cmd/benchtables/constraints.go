@@ -144,57 +144,6 @@ func resolveTable() error {
 	return render(t)
 }
 
-// xflexPaper is X-Flex's Table 1 [SEED xflex §3]: ART by size and overall,
-// and makespan, in seconds, for Flex, Fair, FIFO and DRF.
-var xflexPaper = map[string][5]float64{
-	"flex": {76.2, 270.1, 539.0, 122.4, 544.2},
-	"fair": {124.7, 333.5, 539.6, 171.8, 544.6},
-	"fifo": {268.3, 275.8, 188.6, 267.0, 563.0},
-	"drf":  {376.8, 364.0, 154.3, 367.5, 713.4},
-}
-
-func xflexTable(seeds []uint64) error {
-	t := reports.Table{Title: fmt.Sprintf("W-XFLEX (X-Flex Table 1): median of %d seeds, ours / paper, seconds", len(seeds)),
-		Header: []string{"", "FLEX", "FAIR", "FIFO", "DRF"}}
-	cols := []string{"flex", "fair", "fifo", "drf"}
-	vals := map[string][5][]float64{}
-	var utilX, utilD []float64
-	for _, seed := range seeds {
-		set, err := pipeline.Simulate(pipeline.SimulateOptions{Workload: "xflex", Policies: []string{"xschedule", "drf-am"}, Seed: seed})
-		if err != nil {
-			return err
-		}
-		xs, drf := &set.Runs[0], &set.Runs[1]
-		add := func(k string, bins []plan.SimBinStat, avg, mk float64) {
-			v := vals[k]
-			for i, b := range bins {
-				v[i] = append(v[i], b.AvgJCT)
-			}
-			v[3], v[4] = append(v[3], avg), append(v[4], mk)
-			vals[k] = v
-		}
-		for _, u := range xs.Users {
-			add(u.User, u.Bins, u.AvgJCT, u.Makespan)
-		}
-		add("drf", drf.Bins, drf.Summary.AvgJCT, drf.Summary.Makespan)
-		utilX, utilD = append(utilX, xs.Summary.Utilization["cpu"]), append(utilD, drf.Summary.Utilization["cpu"])
-	}
-	for i, row := range []string{"small ART", "medium ART", "large ART", "overall ART", "makespan"} {
-		cells := []reports.Cell{reports.TextCell(row)}
-		for _, c := range cols {
-			cells = append(cells, reports.TextCell(fmt.Sprintf("%.1f / %.1f", median(vals[c][i]), xflexPaper[c][i])))
-		}
-		t.AddRow(cells...)
-	}
-	ratio := func(a, b string) float64 { return median(vals[a][3]) / median(vals[b][3]) }
-	t.AddRow(reports.TextCell("Flex/DRF, Flex/Fair, Flex/FIFO ART"), reports.TextCell(fmt.Sprintf("%.2f / 0.33", ratio("flex", "drf"))),
-		reports.TextCell(fmt.Sprintf("%.2f / 0.71", ratio("flex", "fair"))), reports.TextCell(fmt.Sprintf("%.2f / 0.46", ratio("flex", "fifo"))),
-		reports.MissingCell(""))
-	t.AddRow(reports.TextCell("cpu allocation, X-Flex vs DRF"), reports.TextCell(fmt.Sprintf("%.0f%% / 92%%", 100*median(utilX))),
-		reports.MissingCell(""), reports.MissingCell(""), reports.TextCell(fmt.Sprintf("%.0f%% / 80%%", 100*median(utilD))))
-	return render(t)
-}
-
 func openbTable() error {
 	root := testdatasets.Dir()
 	if root == "" {

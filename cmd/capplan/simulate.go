@@ -79,7 +79,7 @@ from --seed and streamed. --wparam tunes them (fb: jobs, machines, users,
 horizon, meantasks; googlelike: jobs, machines, types, slots, horizon; alibaba:
 arrivals, compress, machines, mindepth; psplib directory: jobs, machines,
 users). --workload xflex is X-Flex's experiment (six nodes, applications flex, fair and fifo owning 26 containers each, 93
-MapReduce jobs; meangap, duration, sigma) and --workload openb replays the
+MapReduce jobs; meangap, duration, sigma, order) and --workload openb replays the
 Alibaba GPU trace v2023 pod by pod (dir, pods, nodes, pending, copies), GPUs
 fitted device by device.
 

@@ -11,11 +11,18 @@ type DRFAMParams struct {
 	// AMShare caps the containers AMs may hold together, as a fraction
 	// of all containers [RECALLED: Hadoop Fair Scheduler maxAMShare, 0.5].
 	AMShare float64
-	Intra   sim.Intra
+	// Order is the order in which jobs with an AM place their tasks:
+	// "drf", least dominant share first (YARN's FairScheduler with its
+	// drf policy), or "fifo", by arrival (YARN's CapacityScheduler, whose
+	// queues order applications FIFO and measure them by dominant
+	// resource).
+	Order string
+	Intra sim.Intra
 }
 
 func (p *DRFAMParams) bind(b *binder) {
 	b.number("amshare", &p.AMShare, 0, 1, "most of the containers the jobs' AMs may hold together (fraction)")
+	b.choice("order", &p.Order, []string{"drf", "fifo"}, "the jobs' order: drf (least dominant share first) or fifo (by arrival, as YARN's CapacityScheduler)")
 	b.intra(&p.Intra)
 }
 
@@ -26,9 +33,9 @@ func (p *DRFAMParams) bind(b *binder) {
 // uncharged, until it finishes (jobs in arrival order, while the AMs hold
 // at most amshare of the containers, so that tasks always keep some);
 // then jobs with an AM fill the other containers by progressive filling
-// of their dominant shares (entity = job, weight 1), each task on its
-// first fitting container. In container mode the shares are charged by
-// container size.
+// of their dominant shares (entity = job, weight 1), or with order=fifo
+// each in turn by arrival, each task on its first fitting container. In
+// container mode the shares are charged by container size.
 type drfAM struct {
 	p     DRFAMParams
 	am    map[sim.JobID]sim.MachineID
@@ -39,7 +46,7 @@ type drfAM struct {
 
 func init() {
 	register(typed("drf-am", "DRF over jobs in which every job first holds a container for its application master (YARN; X-Flex's comparator)",
-		DRFAMParams{AMShare: 0.5}, (*DRFAMParams).bind, func(p DRFAMParams) sim.Policy { return &drfAM{p: p, am: map[sim.JobID]sim.MachineID{}} }))
+		DRFAMParams{AMShare: 0.5, Order: "drf"}, (*DRFAMParams).bind, func(p DRFAMParams) sim.Policy { return &drfAM{p: p, am: map[sim.JobID]sim.MachineID{}} }))
 }
 
 func (d *drfAM) Name() string { return "drf-am" }
@@ -112,8 +119,13 @@ func (d *drfAM) Round(s *sim.State, p *sim.Planner) {
 		}
 	}
 	C := s.C()
+	fifo := d.p.Order == "fifo"
 	less := func(a, b sim.JobID) bool {
-		if c := sim.CompareShares(s.Job(a).Usage(), 1, s.Job(b).Usage(), 1, C); c != 0 {
+		if fifo {
+			if ta, tb := s.Job(a).Arrival(), s.Job(b).Arrival(); ta != tb {
+				return ta < tb
+			}
+		} else if c := sim.CompareShares(s.Job(a).Usage(), 1, s.Job(b).Usage(), 1, C); c != 0 {
 			return c < 0
 		}
 		return a < b
