@@ -5,7 +5,10 @@
 // speed, X-Select ownership packing, DAG schedulers on PSPLIB and the
 // Alibaba sample, vector bin packing on the Mommessin sets, and the peak
 // memory of `capplan dag schedule` on big Alibaba inputs at the default
-// limits (the README example and a 1-million-row file). Inputs come
+// limits (the README example and a 1-million-row file), and the
+// simulator's tables against the papers' targets (sim.go, online.go,
+// constraints.go; X-Flex's Table 1 in xflex.go, whose targets
+// TestXFlexTable1 asserts). Inputs come
 // from seeded generators and the shared datasets (testdatasets.Dir), so
 // the tables are reproducible up to the machine's speed.
 //
