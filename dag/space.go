@@ -242,13 +242,8 @@ walk:
 	return -hi
 }
 
-// split makes x a breakpoint of tl and returns its index.
-func (s *Space) split(tl *timeline, x int64) int {
-	return s.splitAt(tl, x, tl.seg(x))
-}
-
-// splitAfter is split for x at or after breakpoint a: the segment of x is
-// found by scanning from a, as a task spans few segments.
+// splitAfter is splitAt for x at or after breakpoint a: the segment of x
+// is found by scanning from a, as a task spans few segments.
 func (s *Space) splitAfter(tl *timeline, x int64, a int) int {
 	i := a
 	for i+1 < len(tl.t) && tl.t[i+1] <= x {
@@ -257,7 +252,8 @@ func (s *Space) splitAfter(tl *timeline, x int64, a int) int {
 	return s.splitAt(tl, x, i)
 }
 
-// splitAt is split given i, the segment of x.
+// splitAt makes x a breakpoint of tl, given i, the segment of x, and
+// returns its index.
 func (s *Space) splitAt(tl *timeline, x int64, i int) int {
 	if i >= 0 && tl.t[i] == x {
 		return i
