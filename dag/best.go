@@ -89,6 +89,13 @@ const (
 	// epochs is the number of lockstep epochs the parallel phase is cut
 	// into: how often its workers compare notes to stop early.
 	epochs = 64
+	// boundPace is how many epochs of work step 2's bounds do per epoch of
+	// the islands while they run beside them: a unit of the bounds takes
+	// about half the time of an island's, so at this pace, on 2 cores, the
+	// bounds keep one core while the islands take turns on the other (on
+	// ProGen J120 projects, 0.84 s mean per project against 0.98 s with
+	// the bounds run first; at pace 1.6, 0.85 s; README).
+	boundPace = 4
 )
 
 // Best schedules d on machines as well as the toolkit can within the work
@@ -104,14 +111,18 @@ const (
 //     (StageLB) on DAGs in stages, then the LP test (LPLB) on DAGs of
 //     more than smallSearch tasks (on smaller ones the search of step 3
 //     refutes what it would, and gets its share).
-//  3. Search and improvement, in parallel on up to o.Workers cores but in
-//     lockstep epochs of fixed work, so the result does not depend on the
-//     cores: on DAGs up to searchLimit tasks, the search with nogood
-//     learning (lcg) top down (proving the best makespan optimal) and
-//     bottom up (raising the bound, finding an optimal schedule there);
-//     and islands populations of a genetic algorithm over activity lists
-//     with justification of every child (see gaRun), each with its own
-//     random stream from o.Seed. All stop when the best bound meets the best makespan.
+//  3. Search and improvement: islands populations of a genetic algorithm
+//     over activity lists with justification of every child (see gaRun),
+//     each with its own random stream from o.Seed, start beside step 2;
+//     when step 2 ends, on DAGs up to searchLimit tasks, the search with
+//     nogood learning (lcg) top down (proving the best makespan optimal)
+//     and bottom up (raising the bound, finding an optimal schedule
+//     there) join them. All stop when the best bound meets the best
+//     makespan.
+//
+// Steps 2 and 3 run in parallel on up to o.Workers cores but in lockstep
+// epochs of fixed work (improve), so the result does not depend on the
+// cores.
 //
 // The result is deterministic given o.Seed, whatever GOMAXPROCS and
 // o.Workers, unless TimeLimit binds (Result.TimeLimitHit). It returns a
@@ -127,17 +138,11 @@ func Best(d *DAG, machines [][]float64, o Options) (*Result, error) {
 	seeds := construct(d, machines, o, cons)
 	bud.merge(cons.b)
 	win := cons
-	// Step 2.
+	// Steps 2 and 3.
 	var p *problem
 	if d.N() > 0 && d.N() <= taskBoundLimit {
 		p = newProblem(d, machines)
 	}
-	if win.ms > b.Best && !bud.done() {
-		bb := bud.child(int64(boundShare * float64(bud.max)))
-		strengthen(d, machines, &b, p, win.ms, bb, 7, p != nil && p.n > smallSearch, nil)
-		bud.merge(bb)
-	}
-	// Step 3.
 	passes := cons.passes
 	if win.ms > b.Best && !bud.done() {
 		win, passes = improve(d, machines, o, &b, p, win, seeds, bud, passes)
@@ -174,55 +179,62 @@ func construct(d *DAG, machines [][]float64, o Options, tr *tracker) []*Schedule
 	return seeds
 }
 
-// improve is step 3 of Best: the lockstep run of the search workers and
-// the genetic-algorithm islands. It returns the best worker (the given
-// one unless a worker found a shorter schedule) and the schedules built.
+// improve runs steps 2 and 3 of Best in one lockstep: the bounds of step
+// 2 (strengthen) beside the genetic-algorithm islands, and, from the epoch
+// after the bounds return, the search workers. The searches' shares are
+// planned then, from the bound step 2 reached, as if the islands had not
+// started: each gets the part of what step 2 left that it would get after
+// a step 2 run alone, and the islands the rest, the work they already did
+// included. So every worker gets the same work as when step 2 ran first,
+// and the islands no longer wait for it: on 2 cores the bounds had one
+// core to themselves for a quarter of a ProGen J120 project's time. Step
+// 2 runs at boundPace epochs per barrier, so the islands spend a quarter
+// of its work each beside it. It returns the best worker (the given one
+// unless a worker found a shorter schedule) and the schedules built.
 func improve(d *DAG, machines [][]float64, o Options, b *Bounds, p *problem, win *tracker, seeds []*Schedule,
 	bud *budget, passes int) (*tracker, int) {
-	left := float64(bud.left())
-	var shares []int64
+	total := bud.left()
+	boundWork := min(total, int64(boundShare*float64(bud.max)))
+	shares := []int64{boundWork}
+	for i := range islands {
+		share := (total - boundWork) / islands
+		if i == islands-1 {
+			share = total - boundWork - share*(islands-1)
+		}
+		shares = append(shares, share)
+	}
+	const firstIsland = 1
 	search := p != nil && p.n <= searchLimit
 	var down, up *searchResult
-	if search {
-		down = &searchResult{lb: b.Best, ub: win.ms}
-		up = &searchResult{lb: b.Best, ub: win.ms}
-		// lcgUp stops below ub − 1, the makespan lcgDown tests
-		// first; with a gap of one it has nothing to do, and the islands
-		// can only help by finding a schedule at the bound, which the
-		// search also finds, so the search gets most of the budget. On
-		// small DAGs the search proves most makespans optimal and takes
-		// the larger share; on larger ones the islands keep more, and most
-		// when construction leaves the best schedule more than wideGap
-		// above the bound: the searches rarely close such a gap within the
-		// budget, while the islands' schedules keep improving (on ProGen
-		// J120 projects, a third of the usual search shares gives schedules
-		// 0.41% shorter on average and none longer; on PSPLIB J60 0.410%
-		// above the best known instead of 0.425%, with as many proofs).
-		// There the descent, which tests one makespan below the best,
-		// gets nothing: since survival counts near-copies as one, its
-		// share does more in the islands (ProGen J120, seeds 1–4: 32.989%
-		// → 32.948% above the critical path, shorter with each seed; the
-		// same proofs on PSPLIB J60; README).
-		switch {
-		case win.ms-b.Best <= 1:
-			shares = append(shares, int64(0.8*left), 0)
-		case p.n <= smallSearch:
-			shares = append(shares, int64(0.8*left), int64(0.1*left))
-		case float64(win.ms-b.Best) > wideGap*float64(b.Best):
-			shares = append(shares, 0, int64(0.25/3*left))
-		default:
-			shares = append(shares, int64(0.35*left), int64(0.25*left))
-		}
-	}
+	downAt, upAt := -1, -1
+	boundsDone := false // written by worker 0 before it finishes
 	isl := make([]*tracker, islands)
-	for i := range isl {
-		share := (left - float64(sumInt64(shares))) / float64(islands-i)
-		if i == islands-1 {
-			share = left - float64(sumInt64(shares))
-		}
-		shares = append(shares, int64(share))
-	}
 	var ls *lockstep
+	// plan starts the searches once step 2 has returned (the lock held).
+	plan := func(ub int64) {
+		left := float64(total - ls.workers[0].used)
+		sDown, sUp := searchShares(p, b.Best, win.ms, left)
+		var spent int64
+		for i := range isl {
+			spent += ls.workers[firstIsland+i].used
+		}
+		avail := max(0, int64(left)-spent)
+		sDown = min(sDown, avail)
+		sUp = min(sUp, avail-sDown)
+		rest := avail - sDown - sUp
+		for i := range isl {
+			w := ls.workers[firstIsland+i]
+			w.max = w.used + rest/islands
+			if i == islands-1 {
+				w.max = w.used + rest - rest/islands*(islands-1)
+			}
+		}
+		down = &searchResult{lb: b.Best, ub: win.ms, elsewhere: ub}
+		up = &searchResult{lb: b.Best, ub: win.ms, elsewhere: ub}
+		downAt, upAt = len(ls.workers), len(ls.workers)+1 // before the workers start
+		ls.add(sDown)
+		ls.add(sUp)
+	}
 	// verdict stops every worker once a bound meets a makespan; it reads
 	// only what the workers published before the barrier, and tells the
 	// searches the least makespan found (a schedule on the machines is one
@@ -230,11 +242,17 @@ func improve(d *DAG, machines [][]float64, o Options, b *Bounds, p *problem, win
 	verdict := func() bool {
 		lb, ub := b.Best, win.ms
 		for _, t := range isl {
-			if t != nil && t.best != nil {
+			if t.best != nil {
 				ub = min(ub, t.ms)
 			}
 		}
-		if search {
+		if lb >= ub {
+			return true
+		}
+		if search && boundsDone && down == nil {
+			plan(ub)
+		}
+		if down != nil {
 			lb = max(lb, down.lb, up.lb)
 			pooled := min(ub, down.ub, up.ub)
 			down.elsewhere, up.elsewhere = pooled, pooled
@@ -247,11 +265,11 @@ func improve(d *DAG, machines [][]float64, o Options, b *Bounds, p *problem, win
 			// all they could still find, is what lcgDown tests for).
 			if !down.finished && lb < ub {
 				if up.finished {
-					ls.transfer(1, 0)
+					ls.transfer(upAt, downAt)
 				}
 				if p.exact && ub-lb <= 1 {
 					for i := range isl {
-						ls.transfer(len(shares)-islands+i, 0)
+						ls.transfer(firstIsland+i, downAt)
 					}
 				}
 			}
@@ -262,27 +280,31 @@ func improve(d *DAG, machines [][]float64, o Options, b *Bounds, p *problem, win
 	if limit <= 0 {
 		limit = runtime.GOMAXPROCS(0)
 	}
-	ls = newLockstep(bud, shares, max(1, int64(left)/epochs), limit, verdict)
+	ls = newLockstep(bud, shares, max(1, total/epochs), limit, verdict)
+	ls.pace(0, boundPace)
 	for i := range isl {
-		isl[i] = &tracker{target: b.Best, b: ls.workers[len(shares)-islands+i]}
+		isl[i] = &tracker{target: b.Best, b: ls.workers[firstIsland+i]}
 	}
 	ls.run(bud, func(i int, wb *budget) {
 		switch {
-		case search && i == 0:
+		case i == 0:
+			strengthen(d, machines, b, p, win.ms, wb, 7, p != nil && p.n > smallSearch, nil)
+			boundsDone = true
+		case i == downAt:
 			lcgDown(p, down, wb)
-		case search && i == 1:
+		case i == upAt:
 			lcgUp(p, up, win.ms-1, wb)
 		default:
-			k := i - (len(shares) - islands)
+			k := i - firstIsland
 			rng := rand.New(rand.NewPCG(o.Seed, 0x9e3779b97f4a7c15+uint64(k)))
 			gaRun(d, machines, rng, isl[k], seeds[:min(len(seeds), gaPopulation/4)])
 		}
 	})
 	// Collect, in a fixed order: search schedules, then the islands.
-	if search {
+	if down != nil {
 		b.LCG = max(down.lb, up.lb)
 		b.raise("lcg")
-		b.addWork("lcg", ls.workers[0].used+ls.workers[1].used)
+		b.addWork("lcg", ls.workers[downAt].used+ls.workers[upAt].used)
 		for _, r := range []*searchResult{down, up} {
 			if r.start == nil {
 				continue
@@ -301,12 +323,35 @@ func improve(d *DAG, machines [][]float64, o Options, b *Bounds, p *problem, win
 	return win, passes
 }
 
-func sumInt64(a []int64) int64 {
-	var s int64
-	for _, x := range a {
-		s += x
+// searchShares returns the shares of the searches of Best (lcgDown's and
+// lcgUp's) in left, the work step 2 left, given the best bound lb and the
+// constructed makespan ub. lcgUp stops below ub − 1, the makespan lcgDown
+// tests first; with a gap of one it has nothing to do, and the islands can
+// only help by finding a schedule at the bound, which the search also
+// finds, so the search gets most of the budget. On small DAGs the search
+// proves most makespans optimal and takes the larger share; on larger ones
+// the islands keep more, and most when construction leaves the best
+// schedule more than wideGap above the bound: the searches rarely close
+// such a gap within the budget, while the islands' schedules keep
+// improving (on ProGen J120 projects, a third of the usual search shares
+// gives schedules 0.41% shorter on average and none longer; on PSPLIB J60
+// 0.410% above the best known instead of 0.425%, with as many proofs).
+// There the descent, which tests one makespan below the best, gets
+// nothing: since survival counts near-copies as one, its share does more
+// in the islands (ProGen J120, seeds 1–4: 32.989% → 32.948% above the
+// critical path, shorter with each seed; the same proofs on PSPLIB J60;
+// README).
+func searchShares(p *problem, lb, ub int64, left float64) (down, up int64) {
+	switch {
+	case ub-lb <= 1:
+		return int64(0.8 * left), 0
+	case p.n <= smallSearch:
+		return int64(0.8 * left), int64(0.1 * left)
+	case float64(ub-lb) > wideGap*float64(lb):
+		return 0, int64(0.25 / 3 * left)
+	default:
+		return int64(0.35 * left), int64(0.25 * left)
 	}
-	return s
 }
 
 // assign turns start times found on the pooled relaxation into a schedule

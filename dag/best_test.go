@@ -1,6 +1,7 @@
 package dag
 
 import (
+	"maps"
 	"runtime"
 	"testing"
 )
@@ -101,7 +102,8 @@ func TestBestSearchDeterministic(t *testing.T) {
 				continue
 			}
 			if fingerprint(r.Schedule) != fingerprint(first.Schedule) || r.WorkUsed != first.WorkUsed ||
-				r.Method != first.Method || r.Bounds.Best != first.Bounds.Best || r.Bounds.BestBy != first.Bounds.BestBy {
+				r.Method != first.Method || r.Bounds.Best != first.Bounds.Best || r.Bounds.BestBy != first.Bounds.BestBy ||
+				!maps.Equal(r.Bounds.Work, first.Bounds.Work) {
 				t.Fatalf("seed %d, GOMAXPROCS %d, Workers %d: makespan %d (%s, work %d, bound %d %s), first run %d (%s, work %d, bound %d %s)",
 					seed, c.procs, c.workers, r.Makespan, r.Method, r.WorkUsed, r.Bounds.Best, r.Bounds.BestBy,
 					first.Makespan, first.Method, first.WorkUsed, first.Bounds.Best, first.Bounds.BestBy)

@@ -53,7 +53,12 @@ type budget struct {
 	// (see lockstep); stopped records that it said to stop.
 	step    *lockstep
 	pause   int64
+	every   int64 // the pause interval (0: the lockstep's epoch)
 	stopped bool
+	// parent, for a child of a lockstep worker's budget, is that budget:
+	// the child pauses at the worker's barriers (step 2 of Best runs its
+	// bounds in children of its worker's budget).
+	parent *budget
 }
 
 // newBudget returns the budget of o for a DAG of n tasks whose pass costs
@@ -92,6 +97,10 @@ func (b *budget) done() bool {
 			return true
 		}
 	}
+	if p := b.parent; p != nil && (p.stopped || p.used+b.used >= p.pause && p.step.barrier(p)) {
+		p.stopped, b.stopped = true, true
+		return true
+	}
 	if !b.deadline.IsZero() && time.Now().After(b.deadline) {
 		b.timeHit = true
 		return true
@@ -100,11 +109,16 @@ func (b *budget) done() bool {
 }
 
 // child returns a budget of w units (at most what is left) sharing the
-// deadline; merge adds its spending back. Parallel phases give each worker
+// deadline; merge adds its spending back. A child of a lockstep worker's
+// budget pauses at the worker's barriers. Parallel phases give each worker
 // a child of a fixed share, so the work split does not depend on the
 // number of cores.
 func (b *budget) child(w int64) *budget {
-	return &budget{max: min(w, b.left()), deadline: b.deadline}
+	c := &budget{max: min(w, b.left()), deadline: b.deadline}
+	if b.step != nil {
+		c.parent = b
+	}
+	return c
 }
 
 // merge adds the work and the time-limit flag of a child.

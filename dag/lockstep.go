@@ -1,6 +1,9 @@
 package dag
 
-import "sync"
+import (
+	"sync"
+	"time"
+)
 
 // lockstep runs workers in parallel but in epochs of fixed work, so that
 // a decision to stop them all (one found a proof of optimality, say) is
@@ -9,20 +12,25 @@ import "sync"
 // reaches its pause point, done() blocks until every worker has paused or
 // finished; then the coordinator's verdict (made from the workers'
 // published results only) either stops them all or grants each another
-// epoch. Workers hold a slot of a semaphore of size limit only while
-// running, so any limit (even 1) gives the same results.
+// epoch, and may add workers that start with the next epoch. Workers hold
+// a slot of a semaphore of size limit only while running, so any limit
+// (even 1) gives the same results.
 type lockstep struct {
-	mu      sync.Mutex
-	cond    *sync.Cond
-	epoch   int64
-	workers []*budget
-	waiting int // workers paused at the current barrier
-	running int // workers not yet finished
-	gen     int // barrier generation
-	stop    bool
-	slots   chan struct{}
-	// verdict is called with the lock held at every barrier; it returns
-	// true to stop every worker.
+	mu       sync.Mutex
+	cond     *sync.Cond
+	wg       sync.WaitGroup
+	epoch    int64
+	deadline time.Time
+	workers  []*budget
+	work     func(i int, b *budget)
+	waiting  int   // workers paused at the current barrier
+	running  int   // workers started and not yet finished
+	added    []int // workers the verdict added, started once it returns
+	gen      int   // barrier generation
+	stop     bool
+	slots    chan struct{}
+	// verdict is called with the lock held at every barrier and once more
+	// when the last worker returns; it returns true to stop every worker.
 	verdict func() bool
 }
 
@@ -30,35 +38,85 @@ type lockstep struct {
 // budget of shares[i] units (sharing parent's deadline), paused every
 // epoch units. limit bounds the workers running at once.
 func newLockstep(parent *budget, shares []int64, epoch int64, limit int, verdict func() bool) *lockstep {
-	ls := &lockstep{epoch: max(1, epoch), running: len(shares), slots: make(chan struct{}, max(1, limit)), verdict: verdict}
+	ls := &lockstep{epoch: max(1, epoch), deadline: parent.deadline, slots: make(chan struct{}, max(1, limit)),
+		verdict: verdict}
 	ls.cond = sync.NewCond(&ls.mu)
 	for _, w := range shares {
-		b := parent.child(w)
-		b.step = ls
-		b.pause = ls.epoch
-		ls.workers = append(ls.workers, b)
+		ls.newWorker(parent.child(w))
 	}
 	return ls
 }
 
-// run calls work(i, budget) for every worker on its own goroutine and
-// returns when all have finished; the parent budget is charged their work.
-func (ls *lockstep) run(parent *budget, work func(i int, b *budget)) {
-	var wg sync.WaitGroup
-	for i, b := range ls.workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			ls.slots <- struct{}{}
-			work(i, b)
-			<-ls.slots
-			ls.finish()
-		}()
+// pace makes worker i pause every f·epoch units instead of every epoch
+// (before it starts): a worker whose units take less time keeps pace with
+// the others in time, not in units.
+func (ls *lockstep) pace(i int, f float64) {
+	b := ls.workers[i]
+	b.every = max(1, int64(f*float64(ls.epoch)))
+	b.pause = b.every
+}
+
+// newWorker makes b a worker's budget.
+func (ls *lockstep) newWorker(b *budget) int {
+	b.step = ls
+	if b.every <= 0 {
+		b.every = ls.epoch
 	}
-	wg.Wait()
+	b.pause = b.every
+	ls.workers = append(ls.workers, b)
+	return len(ls.workers) - 1
+}
+
+// run calls work(i, budget) for every worker on its own goroutine and
+// returns when all, those the verdict added included, have finished; the
+// parent budget is charged their work.
+func (ls *lockstep) run(parent *budget, work func(i int, b *budget)) {
+	ls.mu.Lock()
+	ls.work = work
+	for i := range ls.workers {
+		ls.start(i)
+	}
+	ls.mu.Unlock()
+	ls.wg.Wait()
 	for _, b := range ls.workers {
 		parent.merge(b)
 	}
+}
+
+// start runs worker i on its own goroutine; the lock is held.
+func (ls *lockstep) start(i int) {
+	b := ls.workers[i]
+	ls.running++
+	ls.wg.Add(1)
+	go func() {
+		defer ls.wg.Done()
+		ls.slots <- struct{}{}
+		ls.work(i, b)
+		<-ls.slots
+		ls.finish()
+	}()
+}
+
+// add, called by the verdict, adds worker len(ls.workers) with a budget of
+// w units; it starts when the verdict has returned, with the next epoch.
+func (ls *lockstep) add(w int64) {
+	ls.added = append(ls.added, ls.newWorker(&budget{max: max(0, w), deadline: ls.deadline}))
+}
+
+// hear calls the verdict (the lock held), then starts the workers it
+// added unless it said to stop.
+func (ls *lockstep) hear() {
+	if ls.verdict() {
+		ls.stop = true
+	}
+	for _, i := range ls.added {
+		if ls.stop {
+			ls.workers[i].stopped = true
+			continue
+		}
+		ls.start(i)
+	}
+	ls.added = ls.added[:0]
 }
 
 // barrier is called by a worker whose budget reached its pause point; it
@@ -76,27 +134,32 @@ func (ls *lockstep) barrier(b *budget) bool {
 	ls.mu.Unlock()
 	ls.slots <- struct{}{}
 	if !stop {
-		b.pause += ls.epoch
+		b.pause += b.every
 	}
 	return stop
 }
 
-// finish records that a worker returned.
+// finish records that a worker returned. When it was the last, the verdict
+// is heard once more, as it may add workers.
 func (ls *lockstep) finish() {
 	ls.mu.Lock()
 	ls.running--
-	ls.release()
+	if ls.running == 0 {
+		if !ls.stop {
+			ls.hear()
+		}
+	} else {
+		ls.release()
+	}
 	ls.mu.Unlock()
 }
 
 // release opens the barrier when every running worker waits at it.
 func (ls *lockstep) release() {
-	if ls.running == 0 || ls.waiting < ls.running {
+	if ls.waiting < ls.running {
 		return
 	}
-	if ls.verdict() {
-		ls.stop = true
-	}
+	ls.hear()
 	ls.waiting = 0
 	ls.gen++
 	ls.cond.Broadcast()
