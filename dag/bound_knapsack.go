@@ -18,7 +18,7 @@ import (
 // precedences only cut sets further, so the bound holds for the sets the
 // search looks for.
 type knapsack struct {
-	r int // the ordering resource
+	r int // the ordering resource (−1: none)
 	// dem[x] and wt[x] sum r's demand and the weight of cand[:x].
 	dem []int64
 	wt  []float64
@@ -30,26 +30,33 @@ type knapsack struct {
 // knapsackOrder sorts cand for the search and returns its bound; y are
 // the weights and use the demand of the required tasks. The ordering
 // resource is the one the candidates oversubscribe most: the largest
-// total demand over the capacity left.
+// total demand over the capacity left. Without resources the candidates
+// go by decreasing weight and the bound is the weight left.
 func (lb *lpBound) knapsackOrder(cand []int, y []float64, use []int64) *knapsack {
 	p := lb.p
-	kb := &knapsack{r: 0, dem: make([]int64, len(cand)+1), wt: make([]float64, len(cand)+1)}
+	kb := &knapsack{r: -1, dem: make([]int64, len(cand)+1), wt: make([]float64, len(cand)+1)}
 	var most float64
 	for r := range p.k {
 		var sum int64
 		for _, i := range cand {
 			sum += p.demand(i)[r]
 		}
-		if v := float64(sum) / float64(max(1, p.cap[r]-use[r])); v > most {
+		if v := float64(sum) / float64(max(1, p.cap[r]-use[r])); kb.r < 0 || v > most {
 			kb.r, most = r, v
 		}
 	}
 	kb.work = int64(len(cand) * (p.k + 1))
 	r := kb.r
+	demand := func(i int) int64 {
+		if r < 0 {
+			return 0
+		}
+		return p.demand(i)[r]
+	}
 	slices.SortFunc(cand, func(a, c int) int {
 		// y_a/d_a > y_c/d_c first, compared without division (a task
 		// without demand for r has ratio +∞); then by weight, task.
-		da, dc := p.demand(a)[r], p.demand(c)[r]
+		da, dc := demand(a), demand(c)
 		switch {
 		case da == 0 && dc > 0:
 			return -1
@@ -64,12 +71,23 @@ func (lb *lpBound) knapsackOrder(cand []int, y []float64, use []int64) *knapsack
 		}
 		return cmp.Compare(a, c)
 	})
-	kb.cap = p.cap[r]
+	if r >= 0 {
+		kb.cap = p.cap[r]
+	}
 	for x, i := range cand {
-		kb.dem[x+1] = kb.dem[x] + p.demand(i)[r]
+		kb.dem[x+1] = kb.dem[x] + demand(i)
 		kb.wt[x+1] = kb.wt[x] + y[i]
 	}
 	return kb
+}
+
+// taken returns the ordering resource's units taken in use (0 without
+// resources).
+func (kb *knapsack) taken(use []int64) int64 {
+	if kb.r < 0 {
+		return 0
+	}
+	return use[kb.r]
 }
 
 // fits returns the last prefix end e ≥ from with dem[e] ≤ limit; limit is

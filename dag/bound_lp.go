@@ -316,7 +316,7 @@ func (lb *lpBound) price(iv *interval, s *windows, y []float64, b *budget) (floa
 		if x == len(cand) || nodes > lpPriceNodes {
 			return
 		}
-		limit := kn.dem[x] + kn.cap - use[kn.r]
+		limit := kn.dem[x] + kn.cap - kn.taken(use)
 		e = kn.fits(max(e, x), limit)
 		if sum+kn.bound(x, e, limit) <= best {
 			return
@@ -357,7 +357,7 @@ func (lb *lpBound) price(iv *interval, s *windows, y []float64, b *budget) (floa
 	if nodes > lpPriceNodes {
 		// Pricing cut short: best may be below μ_k, and a certificate
 		// judged with it would be unsound. Return an upper bound instead.
-		limit := kn.cap - use[kn.r]
+		limit := kn.cap - kn.taken(use)
 		return base + kn.bound(0, kn.fits(0, limit), limit), bestSet
 	}
 	return best, bestSet
