@@ -197,11 +197,7 @@ func improve(d *DAG, machines [][]float64, o Options, b *Bounds, p *problem, win
 	boundWork := min(total, int64(boundShare*float64(bud.max)))
 	shares := []int64{boundWork}
 	for i := range islands {
-		share := (total - boundWork) / islands
-		if i == islands-1 {
-			share = total - boundWork - share*(islands-1)
-		}
-		shares = append(shares, share)
+		shares = append(shares, islandShare(total-boundWork, i))
 	}
 	const firstIsland = 1
 	search := p != nil && p.n <= searchLimit
@@ -224,10 +220,7 @@ func improve(d *DAG, machines [][]float64, o Options, b *Bounds, p *problem, win
 		rest := avail - sDown - sUp
 		for i := range isl {
 			w := ls.workers[firstIsland+i]
-			w.max = w.used + rest/islands
-			if i == islands-1 {
-				w.max = w.used + rest - rest/islands*(islands-1)
-			}
+			w.max = w.used + islandShare(rest, i)
 		}
 		down = &searchResult{lb: b.Best, ub: win.ms, elsewhere: ub}
 		up = &searchResult{lb: b.Best, ub: win.ms, elsewhere: ub}
@@ -321,6 +314,15 @@ func improve(d *DAG, machines [][]float64, o Options, b *Bounds, p *problem, win
 		}
 	}
 	return win, passes
+}
+
+// islandShare is island i's part of w work units split evenly among the
+// islands, the last taking the remainder.
+func islandShare(w int64, i int) int64 {
+	if i == islands-1 {
+		return w - w/islands*(islands-1)
+	}
+	return w / islands
 }
 
 // searchShares returns the shares of the searches of Best (lcgDown's and

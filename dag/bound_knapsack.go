@@ -8,15 +8,15 @@ import (
 // knapsack orders the candidates of a pricing problem of the LP test
 // (lpBound.price) for branch and bound the way Horowitz & Sahni order a
 // knapsack (JACM 21(2), 1974): by decreasing weight per unit of demand of
-// one resource r, the one whose fractional knapsack bound is the least at
-// the root (clique resources included). Then the candidates the search has
-// still to decide are a suffix of that order, and the weight they can add
-// is at most the fractional knapsack optimum of the suffix with r's
-// capacity left (Dantzig's bound), found by binary search on prefix sums:
-// candidates that do not use r come first and count whole, the others
-// fill what is left, the last in part. The other resources and the
-// precedences only cut sets further, so the bound holds for the sets the
-// search looks for.
+// one resource r, the one the candidates oversubscribe most (clique
+// resources included; see knapsackOrder). Then the candidates the search
+// has still to decide are a suffix of that order, and the weight they can
+// add is at most the fractional knapsack optimum of the suffix with r's
+// capacity left (Dantzig's bound), read off prefix sums: candidates that
+// do not use r come first and count whole, the others fill what is left,
+// the last in part; the prefix that fits is found by scanning forward from
+// the parent's (fits). The other resources and the precedences only cut
+// sets further, so the bound holds for the sets the search looks for.
 type knapsack struct {
 	r int // the ordering resource (−1: none)
 	// dem[x] and wt[x] sum r's demand and the weight of cand[:x].

@@ -260,9 +260,10 @@ func (lb *lpBound) together(s *windows, i, j int) bool {
 // the allowed tasks in the knapsack order of the resource they
 // oversubscribe most, bounded by that resource's fractional knapsack
 // (knapsack; before, by the weight so far plus all remaining weights,
-// which searched 3.6 times the nodes on PSPLIB j6013_1). When the required tasks cannot run together the
-// interval admits no set and the windows are infeasible (propagation
-// normally finds that first); it returns +Inf.
+// which searched 3.6 times the nodes on PSPLIB j6013_1). When the
+// required tasks cannot run together the interval admits no set and the
+// windows are infeasible (propagation normally finds that first); it
+// returns +Inf.
 func (lb *lpBound) price(iv *interval, s *windows, y []float64, b *budget) (float64, []int) {
 	p := lb.p
 	use := make([]int64, p.k)
