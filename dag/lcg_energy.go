@@ -93,10 +93,17 @@ func (en *lcgEnergy) run() bool {
 		en.endE = append(en.endE, en.before(en.end[j]))
 	}
 	s.b.spend(int64(2 * (n + len(en.est))))
+	// first is the first task by latest end that ends after a: the tasks
+	// before it cannot be inside any window from a (they start before
+	// they end), and the windows they end are empty.
+	first := 0
 	for _, a := range en.est {
+		for first < n && en.end[en.byEnd[first]] <= a {
+			first++
+		}
 		var in int64 // free energy of the tasks wholly inside [a, b)
 		ea := en.before(a)
-		for k := 0; k < n; {
+		for k := first; k < n; {
 			b, eb := en.end[en.byEnd[k]], en.endE[k]
 			for ; k < n && en.end[en.byEnd[k]] == b; k++ {
 				if j := en.byEnd[k]; en.lb[j] >= a {
@@ -119,7 +126,7 @@ func (en *lcgEnergy) run() bool {
 				return false
 			}
 		}
-		s.b.spend(int64(n))
+		s.b.spend(int64(n - first))
 	}
 	return true
 }

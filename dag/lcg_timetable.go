@@ -36,9 +36,15 @@ type lcgTimetable struct {
 	dh  []int64
 	at  []bool
 	idx tickIndex // the segments by tick, when profileDense built them
+	// high lists the segments tall enough to stop some task (height >
+	// cap − maxC), the only ones the pushes look at, and highBefore[k]
+	// the number of them before segment k.
+	high, highBefore []int32
 	// each task's compulsory part at the profile's build ([0,0) if none)
 	from, to []int64
-	cover    []int32
+	// comp lists the tasks with a compulsory part at the profile's build
+	comp  []int32
+	cover []int32
 }
 
 type ttEvent struct {
@@ -72,11 +78,12 @@ func newLCGTimetable(s *lcg, r int) *lcgTimetable {
 func (t *lcgTimetable) run() bool {
 	s := t.s
 	dur := s.p.dur
-	t.events = t.events[:0]
+	t.events, t.comp = t.events[:0], t.comp[:0]
 	lo, hi := int64(math.MaxInt64), int64(math.MinInt64) // the events' span
 	for _, i := range t.tasks {
 		a, b := s.ub[i], s.lb[i]+dur[i]
 		if a < b {
+			t.comp = append(t.comp, i)
 			t.events = append(t.events, ttEvent{a, t.c[i]}, ttEvent{b, -t.c[i]})
 			t.from[i], t.to[i] = a, b
 			lo, hi = min(lo, a), max(hi, b)
@@ -104,8 +111,11 @@ func (t *lcgTimetable) run() bool {
 	if top+t.maxC <= t.cap {
 		return true
 	}
+	t.indexHigh()
 	for _, i := range t.tasks {
-		if top+t.c[i] <= t.cap {
+		// A fixed task's compulsory part is its whole run, which the
+		// profile holds without overload: it cannot be pushed.
+		if top+t.c[i] <= t.cap || s.lb[i] == s.ub[i] {
 			continue
 		}
 		if !t.pushLB(i) || !t.pushUB(i) {
@@ -169,6 +179,20 @@ func (t *lcgTimetable) profileDense(lo, hi int64) {
 	before[span] = int32(len(t.segT))
 }
 
+// indexHigh fills high and highBefore from the profile.
+func (t *lcgTimetable) indexHigh() {
+	t.high = t.high[:0]
+	t.highBefore = slices.Grow(t.highBefore[:0], len(t.segH)+1)
+	for k, h := range t.segH {
+		t.highBefore = append(t.highBefore, int32(len(t.high)))
+		if h+t.maxC > t.cap {
+			t.high = append(t.high, int32(k))
+		}
+	}
+	t.highBefore = append(t.highBefore, int32(len(t.high)))
+	t.s.b.spend(int64(len(t.segH)))
+}
+
 // search returns the number of segments starting before x.
 func (t *lcgTimetable) search(x int64) int { return t.idx.segsBefore(t.segT, x) }
 
@@ -200,8 +224,8 @@ func (t *lcgTimetable) pushLB(i int32) bool {
 	for {
 		a, b := s.lb[i], s.lb[i]+d
 		last := int64(-1)
-		j := k
-		for ; j < len(t.segT) && t.segT[j] < b; j++ {
+		for h := t.highBefore[k]; int(h) < len(t.high) && t.segT[t.high[h]] < b; h++ {
+			j := int(t.high[h])
 			s.b.spend(1)
 			if t.segEnd(j) <= a || t.height(j, i)+t.c[i] <= t.cap {
 				continue
@@ -232,7 +256,8 @@ func (t *lcgTimetable) pushUB(i int32) bool {
 		a, b := s.ub[i], s.ub[i]+d
 		k := max(t.search(a+1)-1, 0)
 		first := int64(-1)
-		for j := k; j < len(t.segT) && t.segT[j] < b; j++ {
+		for h := t.highBefore[k]; int(h) < len(t.high) && t.segT[t.high[h]] < b; h++ {
+			j := int(t.high[h])
 			s.b.spend(1)
 			if t.segEnd(j) <= a || t.height(j, i)+t.c[i] <= t.cap {
 				continue
@@ -258,12 +283,12 @@ func (t *lcgTimetable) pushUB(i int32) bool {
 func (t *lcgTimetable) explainAt(skip int32, at, room int64, add func(lit)) {
 	s := t.s
 	t.cover = t.cover[:0]
-	for _, j := range t.tasks {
+	for _, j := range t.comp {
 		if j != skip && t.from[j] <= at && at < t.to[j] {
 			t.cover = append(t.cover, j)
 		}
 	}
-	s.b.spend(int64(len(t.tasks)))
+	s.b.spend(int64(len(t.comp)))
 	slices.SortFunc(t.cover, func(x, y int32) int {
 		if c := cmp.Compare(t.c[y], t.c[x]); c != 0 {
 			return c
