@@ -71,12 +71,13 @@ func (lb *lpBound) refutes(s *windows, b *budget) bool {
 	zk := make([]float64, len(ivs)) // z of the last solve (0 before any)
 	for iter := 0; iter < lpMaxRounds && !b.done(); iter++ {
 		// Price every interval; judge the certificate; add violated sets.
-		value, added, empty, cut := lb.priceRound(ivs, s, weights, zk, b, func(k int, set []int) {
+		value, added, empty, cut := lb.priceRound(ivs, s, weights, zk, b, func(k int, set []int) bool {
 			terms := []lp.Term{{Var: z[k], Coef: -1}}
 			for _, i := range set {
 				terms = append(terms, lp.Term{Var: y[i], Coef: 1})
 			}
 			m.AddConstraint(terms, lp.LE, 0)
+			return true
 		})
 		if cut {
 			return false
@@ -111,12 +112,13 @@ func (lb *lpBound) refutes(s *windows, b *budget) bool {
 // priceRound prices every interval at the weights y (lpBound.price) and
 // returns the Farkas value Σ_i p_i y_i − Σ_k ℓ_k μ_k(y); it calls add(k,
 // A) for every interval whose μ_k exceeds cur[k] by lpViolationTol (A a
-// maximising set) and counts them. empty reports an interval whose
+// maximising set) and counts those add takes (it may refuse a set that
+// does not price out at other weights, see lpSmoothing). empty reports an interval whose
 // required tasks cannot run together: the windows are infeasible. cut
 // reports that the budget ran out before every interval was priced: the
 // value then misses terms and certifies nothing.
 func (lb *lpBound) priceRound(ivs []interval, s *windows, y, cur []float64, b *budget,
-	add func(k int, set []int)) (value float64, added int, empty, cut bool) {
+	add func(k int, set []int) bool) (value float64, added int, empty, cut bool) {
 	for i, w := range y {
 		value += float64(lb.p.dur[i]) * w
 	}
@@ -129,8 +131,7 @@ func (lb *lpBound) priceRound(ivs []interval, s *windows, y, cur []float64, b *b
 			return value, added, true, false
 		}
 		value -= float64(ivs[k].length) * mu
-		if mu > cur[k]+lpViolationTol {
-			add(k, set)
+		if mu > cur[k]+lpViolationTol && add(k, set) {
 			added++
 		}
 	}

@@ -12,7 +12,11 @@ import "math"
 // between solves (AddColumn); the last basis is kept, so each Solve
 // starts warm. It keeps the basis inverse B⁻¹ dense (m×m), updates it
 // by one elimination per pivot (O(m²)) and rebuilds it from the basis
-// columns every refactorEvery pivots (O(m³)) to bound rounding drift.
+// columns every refactorEvery pivots (O(m³), less on the sparse bases of
+// column generation) to bound rounding drift; the simplex multipliers
+// are updated with each pivot (O(m)) and recomputed with B⁻¹. Work
+// counts the multiply-adds done, rows and eliminations skipped for zeros
+// not counted.
 // Pricing is Dantzig's most negative reduced cost, switching to Bland's
 // least index after degenerateRun pivots without progress so that the
 // method cannot cycle. Every Solve has a work cap, so a caller's budget
@@ -120,8 +124,16 @@ func (r *Revised) X(j int) float64 {
 // Duals returns y = c_Bᵀ B⁻¹, the simplex multipliers of the rows: at an
 // optimum every column has c_j − yᵀA_j ≥ 0.
 func (r *Revised) Duals() []float64 {
+	y := make([]float64, r.m)
+	r.duals(y)
+	return y
+}
+
+// duals sets y = c_Bᵀ B⁻¹, summing the rows of B⁻¹ whose basic column
+// has a cost.
+func (r *Revised) duals(y []float64) {
 	m := r.m
-	y := make([]float64, m)
+	clear(y)
 	for row, j := range r.basis {
 		c := r.cost[j]
 		if c == 0 {
@@ -130,9 +142,9 @@ func (r *Revised) Duals() []float64 {
 		for k, v := range r.binv[row*m : (row+1)*m] {
 			y[k] += c * v
 		}
+		r.work += int64(m)
 	}
-	r.work += int64(m * m)
-	return y
+	r.work += int64(m)
 }
 
 // Solve pivots until no column prices out, the work spent in this call
@@ -142,11 +154,14 @@ func (r *Revised) Solve(maxWork int64) RevisedStatus {
 	start := r.work
 	degenerate := 0
 	d := make([]float64, m) // entering column in the basis: B⁻¹A_q
+	// y, the simplex multipliers, is updated with each pivot (O(m)) and
+	// recomputed after each refactorisation.
+	y := make([]float64, m)
+	r.duals(y)
 	for {
 		if r.work-start > maxWork {
 			return RevisedCapped
 		}
-		y := r.Duals()
 		bland := degenerate >= degenerateRun
 		q, best := -1, -revisedTol
 		for j, c := range r.cols {
@@ -207,10 +222,18 @@ func (r *Revised) Solve(maxWork int64) RevisedStatus {
 			degenerate = 0
 		}
 		r.pivot(q, leave, d, ratio)
+		// y' = y + rc_q·(row leave of the new B⁻¹): the entering
+		// column's reduced cost becomes zero and the others' basic
+		// columns keep theirs.
+		for k, v := range r.binv[leave*m : (leave+1)*m] {
+			y[k] += best * v
+		}
+		r.work += int64(m)
 		if r.since >= refactorEvery {
 			if !r.refactor() {
 				return RevisedNumeric
 			}
+			r.duals(y)
 		}
 	}
 }
@@ -230,6 +253,7 @@ func (r *Revised) pivot(q, leave int, d []float64, t float64) {
 	for k := range lr {
 		lr[k] /= piv
 	}
+	r.work += int64(m)
 	for row := 0; row < m; row++ {
 		if row == leave || d[row] == 0 {
 			continue
@@ -239,8 +263,8 @@ func (r *Revised) pivot(q, leave int, d []float64, t float64) {
 		for k, v := range lr {
 			rr[k] -= f * v
 		}
+		r.work += int64(m)
 	}
-	r.work += int64(m * m)
 	r.inB[r.basis[leave]] = -1
 	r.basis[leave] = q
 	r.inB[q] = leave
@@ -283,6 +307,7 @@ func (r *Revised) refactor() bool {
 			a[col*m+k] /= piv
 			inv[col*m+k] /= piv
 		}
+		r.work += int64(3 * m) // the pivot search and the scaling
 		for row := 0; row < m; row++ {
 			if row == col || a[row*m+col] == 0 {
 				continue
@@ -292,9 +317,10 @@ func (r *Revised) refactor() bool {
 				a[row*m+k] -= f * a[col*m+k]
 				inv[row*m+k] -= f * inv[col*m+k]
 			}
+			r.work += int64(2 * m)
 		}
 	}
-	r.work += int64(2 * m * m * m)
+	r.work += int64(m * m) // the allocation and the fill of B
 	r.binv = inv
 	for row := 0; row < m; row++ {
 		var s float64
