@@ -112,11 +112,11 @@ func (lb *lpBound) refutes(s *windows, b *budget) bool {
 // priceRound prices every interval at the weights y (lpBound.price) and
 // returns the Farkas value Σ_i p_i y_i − Σ_k ℓ_k μ_k(y); it calls add(k,
 // A) for every interval whose μ_k exceeds cur[k] by lpViolationTol (A a
-// maximising set) and counts those add takes (it may refuse a set that
-// does not price out at other weights, see lpSmoothing). empty reports an interval whose
-// required tasks cannot run together: the windows are infeasible. cut
-// reports that the budget ran out before every interval was priced: the
-// value then misses terms and certifies nothing.
+// maximising set) and counts the sets add takes (it may refuse one that
+// does not price out at other weights, see lpSmoothing). empty reports an
+// interval whose required tasks cannot run together: the windows are
+// infeasible. cut reports that the budget ran out before every interval
+// was priced: the value then misses terms and certifies nothing.
 func (lb *lpBound) priceRound(ivs []interval, s *windows, y, cur []float64, b *budget,
 	add func(k int, set []int) bool) (value float64, added int, empty, cut bool) {
 	for i, w := range y {
