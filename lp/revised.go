@@ -320,7 +320,7 @@ func (r *Revised) refactor() bool {
 			r.work += int64(2 * m)
 		}
 	}
-	r.work += int64(m * m) // the allocation and the fill of B
+	r.work += int64(m * m) // x_B = B⁻¹b below (filling B is not counted)
 	r.binv = inv
 	for row := 0; row < m; row++ {
 		var s float64
