@@ -97,23 +97,33 @@ func TestPriceExact(t *testing.T) {
 // required ones: the best weight of a feasible set (false when none is).
 func bruteMu(lb *lpBound, s *windows, iv *interval, y []float64) (float64, bool) {
 	best, found := 0.0, false
-	for mask := 0; mask < 1<<len(iv.allowed); mask++ {
-		var set []int
+	forFeasibleSets(lb, s, iv, func(set []int) {
 		var w float64
-		for x, i := range iv.allowed {
-			if mask&(1<<x) != 0 {
-				set = append(set, i)
-				w += max(0, y[i])
-			}
-		}
-		if !holds(set, iv.required) || !feasibleSet(lb, s, set) {
-			continue
+		for _, i := range set {
+			w += max(0, y[i])
 		}
 		if !found || w > best {
 			best, found = w, true
 		}
-	}
+	})
 	return best, found
+}
+
+// forFeasibleSets calls visit with every feasible set of the interval:
+// every subset of the allowed tasks that holds the required ones, fits
+// every capacity and is pairwise unordered.
+func forFeasibleSets(lb *lpBound, s *windows, iv *interval, visit func(set []int)) {
+	for mask := 0; mask < 1<<len(iv.allowed); mask++ {
+		var set []int
+		for x, i := range iv.allowed {
+			if mask&(1<<x) != 0 {
+				set = append(set, i)
+			}
+		}
+		if holds(set, iv.required) && feasibleSet(lb, s, set) {
+			visit(set)
+		}
+	}
 }
 
 func holds(set, req []int) bool {

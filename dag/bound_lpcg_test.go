@@ -80,22 +80,13 @@ func fullFarkasLP(t *testing.T, lb *lpBound, s *windows) (value, total float64) 
 	}
 	for _, iv := range ivs {
 		var room []lp.Term
-		for mask := 0; mask < 1<<len(iv.allowed); mask++ {
-			var set []int
-			for x, i := range iv.allowed {
-				if mask&(1<<x) != 0 {
-					set = append(set, i)
-				}
-			}
-			if !holds(set, iv.required) || !feasibleSet(lb, s, set) {
-				continue
-			}
+		forFeasibleSets(lb, s, &iv, func(set []int) {
 			x := m.AddVar(0, math.Inf(1))
 			room = append(room, lp.Term{Var: x, Coef: 1})
 			for _, i := range set {
 				cover[i] = append(cover[i], lp.Term{Var: x, Coef: 1})
 			}
-		}
+		})
 		if len(room) == 0 {
 			return math.Inf(1), total // no set runs the required tasks: infeasible
 		}

@@ -59,10 +59,7 @@ func (ls *lockstep) pace(i int, f float64) {
 // newWorker makes b a worker's budget.
 func (ls *lockstep) newWorker(b *budget) int {
 	b.step = ls
-	if b.every <= 0 {
-		b.every = ls.epoch
-	}
-	b.pause = b.every
+	b.every, b.pause = ls.epoch, ls.epoch
 	ls.workers = append(ls.workers, b)
 	return len(ls.workers) - 1
 }
