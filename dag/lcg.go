@@ -71,7 +71,7 @@ type lcg struct {
 	cls  []*lcgClause // the learned clauses of two literals or more
 	// watchLo[x] holds the clauses watching a literal [x ≤ v] (false once
 	// lb(x) > v), watchHi[x] those watching [x ≥ v].
-	watchLo, watchHi [][]*lcgClause
+	watchLo, watchHi [][]lcgWatch
 
 	tt []*lcgTimetable
 	// ttOf lists, per task, the time-table rules it takes part in
@@ -139,6 +139,13 @@ type lcgEntry struct {
 	cl       *lcgClause
 }
 
+// lcgWatch is an entry of a watch list: clause c watches its literal on
+// the list's variable and direction, of bound v.
+type lcgWatch struct {
+	c *lcgClause
+	v int64
+}
+
 // lcgClause is a disjunction of bound literals; lits[0] and lits[1] are
 // watched, and lits[0] is the literal a clause asserts when it is a
 // reason.
@@ -182,7 +189,7 @@ func newLCG(p *problem, lo, hi int64, b *budget) *lcg {
 	s := &lcg{p: p, n: n, lb: make([]int64, n+1), ub: make([]int64, n+1),
 		succ: make([][]int32, n+1), pred: make([][]int32, n+1),
 		lbHist: make([][]int32, n+1), ubHist: make([][]int32, n+1),
-		watchLo: make([][]*lcgClause, n+1), watchHi: make([][]*lcgClause, n+1),
+		watchLo: make([][]lcgWatch, n+1), watchHi: make([][]lcgWatch, n+1),
 		act: make([]float64, n+1), actInc: 1, pendLo: make([]int64, n+1), pendHi: make([]int64, n+1),
 		isTouched: make([]bool, n+1), energyAfter: lcgEnergyAfter, b: b}
 	for i := 0; i < n; i++ {
@@ -450,16 +457,16 @@ func (s *lcg) wake(x int32, ge bool) bool {
 	k := 0
 	ok := true
 	for i := 0; i < len(ws); i++ {
-		c := ws[i]
-		if c.deleted {
-			continue
-		}
+		w := ws[i]
 		s.b.spend(1)
-		if !ok {
-			ws[k] = c
+		// The watched literal holds or is open: nothing to do (read off
+		// the watch, without the clause).
+		if !ok || ge && s.ub[x] >= w.v || !ge && s.lb[x] <= w.v {
+			ws[k] = w
 			k++
 			continue
 		}
+		c := w.c
 		// lits[1] is to be this list's watched literal. If it is lits[0]
 		// and still holds, there is nothing to do (lits[1], of another
 		// list, may be false already: a backjump undid lits[0] and kept
@@ -467,14 +474,14 @@ func (s *lcg) wake(x int32, ge bool) bool {
 		// (explain reads lits[1:]), so it may move.
 		if c.lits[0].x == x && c.lits[0].ge == ge {
 			if !s.isFalse(c.lits[0]) {
-				ws[k] = c
+				ws[k] = w
 				k++
 				continue
 			}
 			c.lits[0], c.lits[1] = c.lits[1], c.lits[0]
 		}
 		if !s.isFalse(c.lits[1]) || s.isTrue(c.lits[0]) {
-			ws[k] = c
+			ws[k] = w
 			k++
 			continue
 		}
@@ -491,7 +498,7 @@ func (s *lcg) wake(x int32, ge bool) bool {
 		if moved {
 			continue
 		}
-		ws[k] = c
+		ws[k] = w
 		k++
 		if !s.set(c.lits[0], byClause, 0, 0, c) {
 			ok = false
@@ -504,8 +511,8 @@ func (s *lcg) wake(x int32, ge bool) bool {
 // watch adds c to the watch list of its literal l.
 func (s *lcg) watch(c *lcgClause, l lit) {
 	if l.ge {
-		s.watchHi[l.x] = append(s.watchHi[l.x], c)
+		s.watchHi[l.x] = append(s.watchHi[l.x], lcgWatch{c, l.v})
 	} else {
-		s.watchLo[l.x] = append(s.watchLo[l.x], c)
+		s.watchLo[l.x] = append(s.watchLo[l.x], lcgWatch{c, l.v})
 	}
 }

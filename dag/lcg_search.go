@@ -122,6 +122,11 @@ func (s *lcg) reduce() {
 		c.deleted = true
 	}
 	s.cls = slices.DeleteFunc(s.cls, func(c *lcgClause) bool { return c.deleted })
+	gone := func(w lcgWatch) bool { return w.c.deleted }
+	for x := range s.watchLo {
+		s.watchLo[x] = slices.DeleteFunc(s.watchLo[x], gone)
+		s.watchHi[x] = slices.DeleteFunc(s.watchHi[x], gone)
+	}
 	s.b.spend(int64(len(free)))
 }
 
