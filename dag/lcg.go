@@ -70,7 +70,9 @@ type lcg struct {
 	expl []lit        // stored explanations (time-table, disjunction), by offset
 	cls  []*lcgClause // the learned clauses of two literals or more
 	// watchLo[x] holds the clauses watching a literal [x ≤ v] (false once
-	// lb(x) > v), watchHi[x] those watching [x ≥ v].
+	// lb(x) > v), watchHi[x] those watching [x ≥ v], each with its v, so
+	// that wake passes over a clause whose literal is not false without
+	// reading it. Reduction drops deleted clauses from the lists.
 	watchLo, watchHi [][]lcgWatch
 
 	tt []*lcgTimetable

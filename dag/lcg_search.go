@@ -99,7 +99,11 @@ func (s *lcg) pick() int {
 
 // reduce halves the learned clauses once there are too many: the less
 // active half goes, except the clauses that are reasons on the trail
-// (it is called at the root, whose entries may have learned reasons).
+// (it is called at the root, whose entries may have learned reasons);
+// the clauses that go are taken off the watch lists too. It charges a
+// unit per clause it could drop; the pass over the watch lists goes
+// uncharged, as skipping a deleted clause in wake did before the lists
+// were purged.
 func (s *lcg) reduce() {
 	limit := lcgFirstReduce
 	if len(s.cls) < limit*(1+int(s.conflicts/int64(10*limit))) {
