@@ -29,7 +29,7 @@ func TestLPTestMatchesFullLP(t *testing.T) {
 		lo := max(CPLength(in.d), EnergyLB(in.d, in.machines))
 		T := lo + int64(rng.IntN(3))
 		pr := newPropagator(p, true)
-		st := newWindows(p.n, (p.n+63)/64, T)
+		st := newWindows(p.n, pr.w, T)
 		if pr.refutes(st) {
 			continue // propagation alone decides
 		}
