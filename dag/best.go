@@ -117,7 +117,8 @@ const (
 //     when step 2 ends, on DAGs up to searchLimit tasks, the search with
 //     nogood learning (lcg) top down (proving the best makespan optimal)
 //     and bottom up (raising the bound, finding an optimal schedule
-//     there) join them. All stop when the best bound meets the best
+//     there; it builds schedules backward, which refutes more on its
+//     short share) join them. All stop when the best bound meets the best
 //     makespan.
 //
 // Steps 2 and 3 run in parallel on up to o.Workers cores but in lockstep
@@ -286,7 +287,7 @@ func improve(d *DAG, machines [][]float64, o Options, b *Bounds, p *problem, win
 		case i == downAt:
 			lcgDown(p, down, wb)
 		case i == upAt:
-			lcgUp(p, up, win.ms-1, wb)
+			lcgUp(p, up, win.ms-1, wb, true)
 		default:
 			k := i - firstIsland
 			rng := rand.New(rand.NewPCG(o.Seed, 0x9e3779b97f4a7c15+uint64(k)))

@@ -102,6 +102,10 @@ type lcg struct {
 	res     *searchResult
 	slack   int64
 	aborted bool
+	// backward, when set, makes each decision fix a task at its latest
+	// start (the search builds the schedule from its end) instead of its
+	// earliest (see pick).
+	backward bool
 }
 
 // lit is a bound literal: [x ≥ v] when ge, else [x ≤ v].

@@ -50,10 +50,10 @@ func TestLCGDownElsewhere(t *testing.T) {
 }
 
 // TestLCGAgreesWithSearch: on random instances of up to 18 tasks, too
-// many for brute force, the learning search and the exact search (cut-set
-// dominance, no learning: an independent method) reach the same optimum
-// of the pooled problem, and the learning search's schedule passes the
-// checker on one machine.
+// many for brute force, the learning search, climbing forward and
+// backward, and the exact search (cut-set dominance, no learning: an
+// independent method) reach the same optimum of the pooled problem, and
+// the learning search's schedules pass the checker on one machine.
 func TestLCGAgreesWithSearch(t *testing.T) {
 	rng := newTestRand(53)
 	for trial := 0; trial < 150; trial++ {
@@ -70,15 +70,23 @@ func TestLCGAgreesWithSearch(t *testing.T) {
 		if lb != res.lb {
 			t.Fatalf("trial %d (%d tasks): learning search optimum %d, exact search %d", trial, p.n, lb, res.lb)
 		}
+		back := &searchResult{lb: lo, ub: top}
+		lcgUp(p, back, top, &budget{max: 1 << 40}, true)
+		if back.lb != res.lb || back.start == nil || slices.Max(endsOf(p, back.start)) != back.lb {
+			t.Fatalf("trial %d (%d tasks): the backward climb ends at %d (schedule %v), exact search %d",
+				trial, p.n, back.lb, back.start != nil, res.lb)
+		}
 		if ms := slices.Max(endsOf(p, start)); ms != lb {
 			t.Fatalf("trial %d: schedule of makespan %d, optimum %d", trial, ms, lb)
 		}
 		if len(in.machines) == 1 {
-			s := NewSchedule(in.d.N())
-			for i, st := range start {
-				s.Start[i], s.End[i], s.Machine[i] = st, st+in.d.Tasks[i].Duration, 0
+			for _, start := range [][]int64{start, back.start} {
+				s := NewSchedule(in.d.N())
+				for i, st := range start {
+					s.Start[i], s.End[i], s.Machine[i] = st, st+in.d.Tasks[i].Duration, 0
+				}
+				mustCheck(t, "lcg", in, s)
 			}
-			mustCheck(t, "lcg", in, s)
 		}
 	}
 }
@@ -87,8 +95,9 @@ func TestLCGAgreesWithSearch(t *testing.T) {
 // small problems (1–2 resources, zero durations, random capacities) holds
 // for every feasible schedule of makespan ≤ hi, the top of M's root
 // interval, and every makespan value M it allows, listed exhaustively; the
-// climb ends at the enumerated optimum. A clause cutting off a feasible
-// schedule would be an unsound explanation or analysis.
+// climb, forward or backward, ends at the enumerated optimum. A clause
+// cutting off a feasible schedule would be an unsound explanation or
+// analysis.
 func TestLCGClausesHold(t *testing.T) {
 	rng := newTestRand(59)
 	clauses := 0
@@ -111,6 +120,7 @@ func TestLCGClausesHold(t *testing.T) {
 		if trial%2 == 1 {
 			s.energyAfter = 0 // the energy rule at every level
 		}
+		s.backward = trial%4 >= 2
 		var learned [][]lit
 		s.learned = func(c []lit) { learned = append(learned, slices.Clone(c)) }
 		s.res, s.slack = res, 1
