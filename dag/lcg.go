@@ -102,10 +102,11 @@ type lcg struct {
 	res     *searchResult
 	slack   int64
 	aborted bool
-	// backward, when set, makes each decision fix a task at its latest
-	// start (the search builds the schedule from its end) instead of its
-	// earliest (see pick).
-	backward bool
+	// dir is the way decisions build schedules: forward fixes a task at
+	// its earliest start, backward at its latest, building the schedule
+	// from its end (see pick). newLCG sets forward (direction's zero
+	// value is neither way).
+	dir direction
 }
 
 // lit is a bound literal: [x ≥ v] when ge, else [x ≤ v].
@@ -197,7 +198,7 @@ func newLCG(p *problem, lo, hi int64, b *budget) *lcg {
 		lbHist: make([][]int32, n+1), ubHist: make([][]int32, n+1),
 		watchLo: make([][]lcgWatch, n+1), watchHi: make([][]lcgWatch, n+1),
 		act: make([]float64, n+1), actInc: 1, pendLo: make([]int64, n+1), pendHi: make([]int64, n+1),
-		isTouched: make([]bool, n+1), energyAfter: lcgEnergyAfter, b: b}
+		isTouched: make([]bool, n+1), energyAfter: lcgEnergyAfter, b: b, dir: forward}
 	for i := 0; i < n; i++ {
 		s.ub[i] = hi - p.dur[i]
 		for _, j := range p.succ[i] {

@@ -63,10 +63,10 @@ func (s *lcg) test(T int64) searchOutcome {
 			return searchStopped
 		}
 		s.b.spend(int64(s.n))
-		if s.backward {
-			s.decide(lit{int32(x), true, s.ub[x]})
-		} else {
+		if s.dir == forward {
 			s.decide(lit{int32(x), false, s.lb[x]})
+		} else {
+			s.decide(lit{int32(x), true, s.ub[x]})
 		}
 	}
 }
@@ -87,27 +87,29 @@ func (s *lcg) stop(T int64) bool {
 }
 
 // pick returns the unfixed task of highest activity, or −1 when every
-// task is fixed. Ties go to the least earliest start, or, searching
-// backward, to the greatest latest end; then to the least index.
+// task is fixed. Ties go to the task whose edge comes first in s.dir (the
+// least earliest start forward, the greatest latest end backward), then
+// to the least index.
 func (s *lcg) pick() int {
 	best := -1
-	dur := s.p.dur
 	for i := 0; i < s.n; i++ {
 		if s.lb[i] == s.ub[i] {
 			continue
 		}
-		if best < 0 || s.act[i] > s.act[best] {
-			best = i
-			continue
-		}
-		if s.act[i] < s.act[best] {
-			continue
-		}
-		if s.backward && s.ub[i]+dur[i] > s.ub[best]+dur[best] || !s.backward && s.lb[i] < s.lb[best] {
+		if best < 0 || s.act[i] > s.act[best] || s.act[i] == s.act[best] && s.dir.before(s.edge(i), s.edge(best)) {
 			best = i
 		}
 	}
 	return best
+}
+
+// edge returns the time a decision fixes task i against: its earliest
+// start forward, its latest end backward.
+func (s *lcg) edge(i int) int64 {
+	if s.dir == forward {
+		return s.lb[i]
+	}
+	return s.ub[i] + s.p.dur[i]
 }
 
 // reduce halves the learned clauses once there are too many: the less
@@ -165,18 +167,18 @@ func luby(i int) int {
 // stop, each refutation raising lb, and a schedule found at T is optimal
 // (lb = ub = T). The clauses learned testing one T stay for the next. A
 // schedule of makespan u published elsewhere lowers the stop to u − 1 and
-// abandons a test it makes pointless. With backward set, its decisions
-// build schedules from their end (see lcg.backward): a refutation holds
-// whichever way the search went, and on short budgets that way refutes
-// more (Best's climb, below); on long ones the two ways tie (README).
-func lcgUp(p *problem, res *searchResult, stop int64, b *budget, backward bool) {
+// abandons a test it makes pointless. Its decisions build schedules in
+// direction dir (see lcg.dir): a refutation holds whichever way the
+// search went, and on short budgets backward refutes more (Best's climb);
+// on long ones the two ways tie (README).
+func lcgUp(p *problem, res *searchResult, stop int64, b *budget, dir direction) {
 	defer func() { res.finished = true }()
 	hi := res.bound()
 	if p.n == 0 || res.lb >= min(hi, stop) {
 		return
 	}
 	s := newLCG(p, res.lb, hi, b)
-	s.res, s.slack, s.backward = res, 1, backward
+	s.res, s.slack, s.dir = res, 1, dir
 	s.energyAfter = 0 // the climb proves more with the rule at every level
 	for res.lb < min(res.bound(), stop) && (res.elsewhere == 0 || res.lb < res.elsewhere-1) && !b.done() {
 		switch s.test(res.lb) {
@@ -227,6 +229,6 @@ func lcgDown(p *problem, res *searchResult, b *budget) {
 // none).
 func lcgClimb(p *problem, lo, hi int64, b *budget) (int64, []int64) {
 	res := &searchResult{lb: lo, ub: hi}
-	lcgUp(p, res, hi, b, false)
+	lcgUp(p, res, hi, b, forward)
 	return res.lb, res.start
 }

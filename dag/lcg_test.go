@@ -71,7 +71,7 @@ func TestLCGAgreesWithSearch(t *testing.T) {
 			t.Fatalf("trial %d (%d tasks): learning search optimum %d, exact search %d", trial, p.n, lb, res.lb)
 		}
 		back := &searchResult{lb: lo, ub: top}
-		lcgUp(p, back, top, &budget{max: 1 << 40}, true)
+		lcgUp(p, back, top, &budget{max: 1 << 40}, backward)
 		if back.lb != res.lb || back.start == nil || slices.Max(endsOf(p, back.start)) != back.lb {
 			t.Fatalf("trial %d (%d tasks): the backward climb ends at %d (schedule %v), exact search %d",
 				trial, p.n, back.lb, back.start != nil, res.lb)
@@ -120,7 +120,9 @@ func TestLCGClausesHold(t *testing.T) {
 		if trial%2 == 1 {
 			s.energyAfter = 0 // the energy rule at every level
 		}
-		s.backward = trial%4 >= 2
+		if trial%4 >= 2 {
+			s.dir = backward
+		}
 		var learned [][]lit
 		s.learned = func(c []lit) { learned = append(learned, slices.Clone(c)) }
 		s.res, s.slack = res, 1
