@@ -37,11 +37,18 @@ func Write(path string, write func(io.Writer) error) error {
 		}
 		mode = fi.Mode().Perm()
 	}
-	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	var tmp *os.File
+	_, key, err := beginTemp(func() (string, error) {
+		f, err := os.CreateTemp(dir, "."+base+".tmp-*")
+		if err != nil {
+			return "", err
+		}
+		tmp = f
+		return f.Name(), nil
+	})
 	if err != nil {
 		return fmt.Errorf("cannot write %s: %w", path, osCause(err))
 	}
-	key := begin(func() { removeQuietly(tmp.Name()) })
 	defer end(key)
 	committed := false
 	defer func() {

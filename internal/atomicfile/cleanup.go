@@ -16,16 +16,32 @@ var pending struct {
 	undo map[int]func()
 }
 
-// begin registers the undo step of a write and returns its key.
-func begin(undo func()) int {
+// testHookTempCreated, when set by a test, runs between creating a
+// temporary path and registering it: where a signal once left it behind.
+var testHookTempCreated func()
+
+// beginTemp starts a write: under the lock it runs mk, which creates the
+// write's temporary file or directory and returns its path, and registers
+// removing that path as the write's undo step. Creating and registering
+// under one lock means a Cleanup runs either before the path exists or
+// after it is registered, never in between, so no signal can leave it
+// behind.
+func beginTemp(mk func() (string, error)) (path string, key int, err error) {
 	pending.Lock()
 	defer pending.Unlock()
+	path, err = mk()
+	if err != nil {
+		return "", 0, err
+	}
+	if testHookTempCreated != nil {
+		testHookTempCreated()
+	}
 	if pending.undo == nil {
 		pending.undo = map[int]func(){}
 	}
 	pending.next++
-	pending.undo[pending.next] = undo
-	return pending.next
+	pending.undo[pending.next] = func() { removeQuietly(path) }
+	return path, pending.next, nil
 }
 
 // update replaces the undo step of a write, running fn under the lock

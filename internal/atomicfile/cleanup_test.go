@@ -4,9 +4,12 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"slices"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // cleanupChildEnv makes the test binary act as a process interrupted in
@@ -65,5 +68,65 @@ func interruptedWrites(dir string) {
 			return nil
 		})
 	})
+	os.Exit(1)
+}
+
+// signalChildEnv makes the test binary act as a process signalled just
+// after a Write created its temporary file (see
+// TestSignalRightAfterCreateLeavesNothing).
+const signalChildEnv = "ATOMICFILE_SIGNAL_CHILD"
+
+// TestSignalRightAfterCreateLeavesNothing sends the process SIGTERM in
+// the instant after Write created its temporary file and before that file
+// was registered for Cleanup, and lets the handler run there: the file
+// must still be removed. Before the temporary file was created under the
+// registry's lock, the handler's Cleanup ran in that gap, missed the file,
+// and left it behind (seen once in CI as a flaky
+// TestSignalRemovesTemporaryOutput in cmd/capplan).
+func TestSignalRightAfterCreateLeavesNothing(t *testing.T) {
+	for _, target := range []string{"out.json", "bundle"} {
+		t.Run(target, func(t *testing.T) {
+			if dir := os.Getenv(signalChildEnv); dir != "" {
+				signalledWrite(filepath.Join(dir, target))
+				return
+			}
+			dir := t.TempDir()
+			cmd := exec.Command(os.Args[0], "-test.run=^TestSignalRightAfterCreateLeavesNothing$/^"+target+"$")
+			cmd.Env = append(os.Environ(), signalChildEnv+"="+dir)
+			out, err := cmd.CombinedOutput()
+			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 3 {
+				t.Fatalf("child: %v, want exit code 3 from its signal handler\n%s", err, out)
+			}
+			if got := dirEntries(t, dir); len(got) != 0 {
+				t.Errorf("directory holds %v after the interrupted write, want nothing", got)
+			}
+		})
+	}
+}
+
+// signalledWrite is the child of TestSignalRightAfterCreateLeavesNothing:
+// a signal handler like capplan's (Cleanup, then exit 3), and a write to
+// path (a file, or a directory when path ends in "bundle") that signals
+// itself as soon as the temporary path exists, waits there long enough for
+// the handler to run, and then never finishes, so that only the handler
+// ends the process.
+func signalledWrite(path string) {
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGTERM)
+	go func() {
+		<-sigs
+		Cleanup()
+		os.Exit(3)
+	}()
+	testHookTempCreated = func() {
+		_ = syscall.Kill(os.Getpid(), syscall.SIGTERM)
+		time.Sleep(200 * time.Millisecond)
+	}
+	hang := func() { time.Sleep(time.Minute) }
+	if filepath.Base(path) == "bundle" {
+		_ = ReplaceDir(path, func(string) error { hang(); return nil })
+	} else {
+		_ = Write(path, func(io.Writer) error { hang(); return nil })
+	}
 	os.Exit(1)
 }

@@ -37,11 +37,10 @@ func ReplaceDir(dir string, fill func(tmp string) error) error {
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return fmt.Errorf("cannot write %s: %w", dir, osCause(err))
 	}
-	tmp, err := os.MkdirTemp(parent, "."+base+".tmp-*")
+	tmp, key, err := beginTemp(func() (string, error) { return os.MkdirTemp(parent, "."+base+".tmp-*") })
 	if err != nil {
 		return fmt.Errorf("cannot write %s: %w", dir, osCause(err))
 	}
-	key := begin(func() { removeQuietly(tmp) })
 	defer end(key)
 	committed := false
 	defer func() {
@@ -65,12 +64,18 @@ func ReplaceDir(dir string, fill func(tmp string) error) error {
 		syncDir(parent)
 		return nil
 	}
-	old, err := os.MkdirTemp(parent, "."+base+".old-*")
-	if err != nil {
-		return fmt.Errorf("cannot write %s: %w", dir, osCause(err))
+	// MkdirTemp reserves a unique name and the rename needs it free: both
+	// run under the registry's lock, so a Cleanup never finds the empty
+	// reservation in place (the undo step stays removing tmp).
+	var old string
+	reserve := func() error {
+		var err error
+		if old, err = os.MkdirTemp(parent, "."+base+".old-*"); err != nil {
+			return err
+		}
+		return os.Remove(old)
 	}
-	// MkdirTemp reserved a unique name; the rename needs it free.
-	if err := os.Remove(old); err != nil {
+	if err := update(key, reserve, func() { removeQuietly(tmp) }); err != nil {
 		return fmt.Errorf("cannot write %s: %w", dir, osCause(err))
 	}
 	// Between the two renames, Cleanup puts the old directory back.
