@@ -94,7 +94,7 @@ const (
 	// about half the time of an island's, so at this pace, on 2 cores, the
 	// bounds keep one core while the islands take turns on the other (on
 	// ProGen J120 projects, 0.84 s mean per project against 0.98 s with
-	// the bounds run first; at pace 1.6, 0.85 s; README).
+	// the bounds run first; at pace 1.6, 0.85 s; docs/dag/measurements.md).
 	boundPace = 4
 )
 
@@ -344,13 +344,13 @@ func islandShare(w int64, i int) int64 {
 // nothing: since survival counts near-copies as one, its share does more
 // in the islands (ProGen J120, seeds 1–4: 32.989% → 32.948% above the
 // critical path, shorter with each seed; the same proofs on PSPLIB J60;
-// README). Between the two, the descent gets more than the climb: its
+// docs/dag/measurements.md). Between the two, the descent gets more than the climb: its
 // tests below the best makespan find shorter schedules too, while the
 // climb only raises the bound (ProGen J120, seeds 1–4: 32.901% → 32.863%
 // above the critical path, shorter with each seed, with the climb's
 // share cut from 0.25 to 0.1 and the islands' best as ub; PSPLIB J60:
 // 347 published bounds reached instead of 345, 393 proofs instead of
-// 391; README).
+// 391; docs/dag/measurements.md).
 func searchShares(p *problem, lb, ub int64, left float64) (down, up int64) {
 	switch {
 	case ub-lb <= 1:

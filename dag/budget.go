@@ -13,7 +13,7 @@ import "time"
 // search (up to searchLimit tasks) get SearchWork instead, as the
 // search can prove optimality there (on one core of the 2-core reference
 // machine, about 0.04 s per PSPLIB J30 instance and 0.16 s per J60
-// instance on average; the README dates each measurement, as the shared
+// instance on average; docs/dag/measurements.md dates each measurement, as the shared
 // machine's speed varies by a quarter).
 const DefaultMaxWork = 3_000_000
 
@@ -29,7 +29,7 @@ const DefaultSearchWork = 50_000_000
 // J60's 60 (its dummy start and end are not tasks), whose figures
 // calibrated the default. A ProGen J120 project gets twice the budget:
 // schedules 0.34% shorter on average, in about 1 s per project on one
-// core (make bench; dated figures in the README).
+// core (make bench; dated figures in docs/dag/measurements.md).
 const searchScale = 60
 
 // SearchWork returns the default budget of a DAG of n tasks, n at most

@@ -25,7 +25,7 @@ const (
 	// closer ones count as one, so near-copies of the best do not fill
 	// the population (on the 60 ProGen J120 projects of seed 1000·P + 1,
 	// seeds 1–8: 33.088% → 33.009% above the critical path on average,
-	// shorter with 6 of the 8 seeds; README).
+	// shorter with 6 of the 8 seeds; docs/dag/measurements.md).
 	gaDistinct = 30
 )
 
@@ -49,7 +49,7 @@ type individual struct {
 // skipping tasks already taken. Both keep precedence feasibility. On the
 // 60 ProGen J120 projects of seed 1000·P + 1 the peak crossover takes
 // Best from 33.39% to 33.09% above the critical path, mean of seeds 1–8,
-// shorter on average with every seed (README). Mutation swaps adjacent
+// shorter on average with every seed (docs/dag/measurements.md). Mutation swaps adjacent
 // tasks that are not precedence-related. Survival keeps the best of
 // parents and children (ties: the older), each schedule once, near-copies
 // of equal makespan counting as one (survive).

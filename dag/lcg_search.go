@@ -170,7 +170,7 @@ func luby(i int) int {
 // abandons a test it makes pointless. Its decisions build schedules in
 // direction dir (see lcg.dir): a refutation holds whichever way the
 // search went, and on short budgets backward refutes more (Best's climb);
-// on long ones the two ways tie (README).
+// on long ones the two ways tie (docs/dag/measurements.md).
 func lcgUp(p *problem, res *searchResult, stop int64, b *budget, dir direction) {
 	defer func() { res.finished = true }()
 	hi := res.bound()
