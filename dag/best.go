@@ -287,7 +287,7 @@ func improve(d *DAG, machines [][]float64, o Options, b *Bounds, p *problem, win
 		case i == downAt:
 			lcgDown(p, down, wb)
 		case i == upAt:
-			lcgUp(p, up, win.ms-1, wb, backward)
+			lcgUp(p, up, win.ms-1, wb, backward, false)
 		default:
 			k := i - firstIsland
 			rng := rand.New(rand.NewPCG(o.Seed, 0x9e3779b97f4a7c15+uint64(k)))

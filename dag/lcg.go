@@ -38,8 +38,10 @@ import "math"
 //
 // Branching sets the task of highest activity (VSIDS: bumped for every
 // variable in a conflict's analysis, decayed per conflict; ties: least
-// earliest start, then index) to its earliest start; the learned clause
-// of a failure is the other branch. Restarts follow the Luby sequence.
+// earliest start, then index) to its earliest start (or, building
+// backward, its latest), or with split to the quarter of its domain at
+// that end; the learned clause of a failure is the other branch.
+// Restarts follow the Luby sequence.
 // Every step is counted in budget work. Learned clauses beyond a limit
 // are halved at restarts, the least active first.
 //
@@ -107,6 +109,11 @@ type lcg struct {
 	// from its end (see pick). newLCG sets forward (direction's zero
 	// value is neither way).
 	dir direction
+	// split makes a decision confine the task to the quarter of its
+	// start domain at dir's end ([S ≥ ub − (ub − lb)/4] backward) instead
+	// of fixing it there (the quarter rounds down: a task whose ub − lb is
+	// under 4 is fixed as before).
+	split bool
 }
 
 // lit is a bound literal: [x ≥ v] when ge, else [x ≤ v].

@@ -17,7 +17,12 @@ func TestSearchesBruteForce(t *testing.T) {
 			return res.lb, res.start
 		},
 		"lcg": func(p *problem, lo, top int64) (int64, []int64) {
-			return lcgClimb(p, lo, top, &budget{max: 1 << 40})
+			return lcgClimb(p, lo, top, &budget{max: 1 << 40}) // backward, split
+		},
+		"lcg-forward": func(p *problem, lo, top int64) (int64, []int64) {
+			res := &searchResult{lb: lo, ub: top}
+			lcgUp(p, res, top, &budget{max: 1 << 40}, forward, false)
+			return res.lb, res.start
 		},
 		// the climb with the energy rule as lcgDown runs it (on the
 		// tested makespan's root until lcgEnergyAfter conflicts)
