@@ -51,9 +51,10 @@ func TestLCGDownElsewhere(t *testing.T) {
 
 // TestLCGAgreesWithSearch: on random instances of up to 18 tasks, too
 // many for brute force, the learning search, climbing forward, backward
-// and backward with split decisions, and the exact search (cut-set dominance, no learning: an
-// independent method) reach the same optimum of the pooled problem, and
-// the learning search's schedules pass the checker on one machine.
+// and backward with split decisions, and the exact search (cut-set
+// dominance, no learning: an independent method) reach the same optimum
+// of the pooled problem, and the learning search's schedules pass the
+// checker on one machine.
 func TestLCGAgreesWithSearch(t *testing.T) {
 	rng := newTestRand(53)
 	for trial := 0; trial < 150; trial++ {
@@ -104,9 +105,8 @@ func TestLCGAgreesWithSearch(t *testing.T) {
 // for every feasible schedule of makespan ≤ hi, the top of M's root
 // interval, and every makespan value M it allows, listed exhaustively; the
 // climb, forward or backward, fixing or splitting domains, ends at the
-// enumerated optimum. A clause
-// cutting off a feasible schedule would be an unsound explanation or
-// analysis.
+// enumerated optimum. A clause cutting off a feasible schedule would be an
+// unsound explanation or analysis.
 func TestLCGClausesHold(t *testing.T) {
 	rng := newTestRand(59)
 	clauses := 0
