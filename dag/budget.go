@@ -13,8 +13,8 @@ import "time"
 // search (up to searchLimit tasks) get SearchWork instead, as the
 // search can prove optimality there (on one core of the 2-core reference
 // machine, about 0.04 s per PSPLIB J30 instance and 0.16 s per J60
-// instance on average; docs/dag/measurements.md dates each measurement, as the shared
-// machine's speed varies by a quarter).
+// instance on average; docs/dag/measurements.md dates each measurement,
+// as the shared machine's speed varies by a quarter).
 const DefaultMaxWork = 3_000_000
 
 // DefaultSearchWork is the default budget of DAGs up to searchScale tasks;

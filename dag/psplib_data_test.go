@@ -455,7 +455,8 @@ func allBoundsOf(t *testing.T, insts []psplibInstance, work int64, also func(i i
 // bounds with no other bound or schedule first, at 10M work units per
 // instance (DAG_J60_LCG_WORK to change) on all 480 J60 instances: every
 // bound must stay ≤ the best known makespan; it logs how many reach the
-// published lower bound (the "learning search alone" figure of docs/dag/measurements.md).
+// published lower bound (the "learning search alone" figure of
+// docs/dag/measurements.md).
 func TestLCGAloneJ60(t *testing.T) {
 	if testing.Short() {
 		t.Skip("480 instances with the learning search")

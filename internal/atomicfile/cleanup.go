@@ -46,11 +46,12 @@ func beginTemp(mk func() (string, error)) (path string, key int, err error) {
 
 // update replaces the undo step of a write, running fn under the lock
 // first: the rename fn makes and the new undo step take effect together.
+// A nil undo keeps the write's current step (fn then only needs the lock).
 func update(key int, fn func() error, undo func()) error {
 	pending.Lock()
 	defer pending.Unlock()
 	err := fn()
-	if err == nil {
+	if err == nil && undo != nil {
 		pending.undo[key] = undo
 	}
 	return err

@@ -66,7 +66,7 @@ func ReplaceDir(dir string, fill func(tmp string) error) error {
 	}
 	// MkdirTemp reserves a unique name and the rename needs it free: both
 	// run under the registry's lock, so a Cleanup never finds the empty
-	// reservation in place (the undo step stays removing tmp).
+	// reservation in place (nil: the undo step stays removing tmp).
 	var old string
 	reserve := func() error {
 		var err error
@@ -75,7 +75,7 @@ func ReplaceDir(dir string, fill func(tmp string) error) error {
 		}
 		return os.Remove(old)
 	}
-	if err := update(key, reserve, func() { removeQuietly(tmp) }); err != nil {
+	if err := update(key, reserve, nil); err != nil {
 		return fmt.Errorf("cannot write %s: %w", dir, osCause(err))
 	}
 	// Between the two renames, Cleanup puts the old directory back.
