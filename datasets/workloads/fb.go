@@ -216,6 +216,19 @@ func fbScale(target float64) float64 {
 func (g *FB) shape(i int) *fbShape {
 	rng := rand.New(rand.NewPCG(g.p.Seed^mixIndex(i), streamShape))
 	sh := &g.scratch
+	sh.drawTasks(rng, g.s)
+	sh.mapMem = float64(1+rng.IntN(2)) * gib
+	sh.redCPU = float64(1 + rng.IntN(2))
+	sh.redMem = float64(int(2)<<rng.IntN(3)) * gib
+	sh.redNet = float64(1+rng.IntN(2)) * 100e6
+	sh.user = rng.IntN(g.p.Users)
+	return sh
+}
+
+// drawTasks draws the W-FB part of a shape that FB and GoogleLike share,
+// from rng in this order: the size bin, the maps (scaled by s), whether
+// the job has reduces, then the map and reduce durations.
+func (sh *fbShape) drawTasks(rng *rand.Rand, s float64) {
 	u := rng.Float64()
 	b := len(fbBins) - 1
 	for k, bin := range fbBins {
@@ -226,19 +239,13 @@ func (g *FB) shape(i int) *fbShape {
 		u -= bin.p
 	}
 	bin := fbBins[b]
-	sh.maps = scaled(g.s, bin.lo+rng.IntN(bin.hi-bin.lo+1))
+	sh.maps = scaled(s, bin.lo+rng.IntN(bin.hi-bin.lo+1))
 	sh.reduces = 0
 	if b >= 2 && rng.IntN(2) == 0 {
 		sh.reduces = max(1, int(math.Round(float64(sh.maps)/8)))
 	}
 	sh.mapDur = pareto(rng, sh.mapDur[:0], sh.maps, fbMapXm)
 	sh.redDur = pareto(rng, sh.redDur[:0], sh.reduces, fbReduceXm)
-	sh.mapMem = float64(1+rng.IntN(2)) * gib
-	sh.redCPU = float64(1 + rng.IntN(2))
-	sh.redMem = float64(int(2)<<rng.IntN(3)) * gib
-	sh.redNet = float64(1+rng.IntN(2)) * 100e6
-	sh.user = rng.IntN(g.p.Users)
-	return sh
 }
 
 // pareto appends n Pareto(α = fbAlpha, x_m) draws: x_m·U^(−1/α).

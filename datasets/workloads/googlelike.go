@@ -2,7 +2,6 @@ package workloads
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 
 	"github.com/capplan/capplan/datasets"
@@ -122,23 +121,7 @@ func (g *GoogleLike) Users() []sim.User { return g.users }
 func (g *GoogleLike) shape(i int) *fbShape {
 	rng := rand.New(rand.NewPCG(g.p.Seed^mixIndex(i), streamShape))
 	sh := &g.scratch
-	u := rng.Float64()
-	b := len(fbBins) - 1
-	for k, bin := range fbBins {
-		if u < bin.p {
-			b = k
-			break
-		}
-		u -= bin.p
-	}
-	bin := fbBins[b]
-	sh.maps = scaled(g.s, bin.lo+rng.IntN(bin.hi-bin.lo+1))
-	sh.reduces = 0
-	if b >= 2 && rng.IntN(2) == 0 {
-		sh.reduces = max(1, int(math.Round(float64(sh.maps)/8)))
-	}
-	sh.mapDur = pareto(rng, sh.mapDur[:0], sh.maps, fbMapXm)
-	sh.redDur = pareto(rng, sh.redDur[:0], sh.reduces, fbReduceXm)
+	sh.drawTasks(rng, g.s)
 	return sh
 }
 
