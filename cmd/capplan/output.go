@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -148,4 +149,21 @@ func writeTo(w io.Writer, path string, fn func(io.Writer) error) error {
 		return fn(w)
 	}
 	return atomicfile.Write(path, fn)
+}
+
+// writeFigures writes every figure into dir, each atomically.
+func writeFigures(dir string, figs []reports.Figure) error {
+	if len(figs) == 0 {
+		return nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, f := range figs {
+		data := f.SVG
+		if err := writeTo(nil, filepath.Join(dir, f.Name+".svg"), func(w io.Writer) error { _, err := w.Write(data); return err }); err != nil {
+			return err
+		}
+	}
+	return nil
 }

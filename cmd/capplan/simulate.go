@@ -6,7 +6,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -369,16 +368,7 @@ func writeSimFigures(dir string, set *plan.SimulationSet) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	for _, f := range figs {
-		data := f.SVG
-		if err := writeTo(nil, filepath.Join(dir, f.Name+".svg"), func(w io.Writer) error { _, err := w.Write(data); return err }); err != nil {
-			return err
-		}
-	}
-	return nil
+	return writeFigures(dir, figs)
 }
 
 // maxRejectionsShown bounds the rejections printed before a run.

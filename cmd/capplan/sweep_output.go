@@ -43,23 +43,6 @@ func writeSweepOutputs(streams *ioStreams, dir string, doc *plan.SimulationSweep
 	return nil
 }
 
-// writeFigures writes every figure into dir, each atomically.
-func writeFigures(dir string, figs []reports.Figure) error {
-	if len(figs) == 0 {
-		return nil
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	for _, f := range figs {
-		data := f.SVG
-		if err := writeTo(nil, filepath.Join(dir, f.Name+".svg"), func(w io.Writer) error { _, err := w.Write(data); return err }); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // cellDir is the cell store of a sweep's output directory: one
 // SimulationResult per cell, cells/<id>.json, written atomically.
 type cellDir struct{ dir string }
