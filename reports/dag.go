@@ -18,6 +18,7 @@ const (
 	SheetDAGRejected   = "Rejected"
 	SheetDAGGaps       = "Gaps"
 	SheetDAGViolations = "Violations"
+	SheetDAGBounds     = "Destructive bounds"
 )
 
 // maxSheetRows is the row limit of an xlsx sheet.
@@ -357,8 +358,9 @@ func DAGBoundsTable(doc *plan.DAGBounds) Table {
 func dagBoundsTable(doc *plan.DAGBounds, data bool) Table {
 	t := Table{Title: "Lower bounds", Header: []string{"job", "tasks", "edges", "stages"}}
 	t.Header = append(t.Header, boundHeaders...)
+	t.Header = append(t.Header, "best by")
 	if data {
-		t.Header = append([]string{"name", "numTasks", "edges", "stages"}, plan.BoundNames...)
+		t.Header = append(append([]string{"name", "numTasks", "edges", "stages"}, plan.BoundNames...), "bestBy")
 	}
 	observed := hasObserved(doc.Jobs)
 	switch {
@@ -368,9 +370,11 @@ func dagBoundsTable(doc *plan.DAGBounds, data bool) Table {
 		t.Header = append(t.Header, "observed")
 	}
 	t.Align = append([]Align{AlignLeft}, rightAligned(len(t.Header)-1)...)
+	t.Align[4+len(boundHeaders)] = AlignLeft // best by
 	for _, j := range doc.Jobs {
 		cells := []Cell{TextCell(j.Name), IntCell(int64(j.NumTasks)), IntCell(int64(j.Edges)), IntCell(int64(j.Stages))}
 		cells = append(cells, boundCells(doc.Format, j.Bounds)...)
+		cells = append(cells, TextCell(j.Bounds.BestBy))
 		if observed {
 			cells = append(cells, optional(j.ObservedSpan, false))
 			if data {
@@ -388,9 +392,54 @@ func DAGBoundsSummary(doc *plan.DAGBounds) string {
 		DAGMachinesText(doc.Machines, doc.Pooled), len(doc.Rejected))
 }
 
-// WriteDAGBoundsText writes the summary and the bounds table.
+// WriteDAGBoundsText writes the summary, the bounds table and, when any
+// was computed, the destructive bounds.
 func WriteDAGBoundsText(w io.Writer, doc *plan.DAGBounds, terminal bool) error {
-	return writeText(w, DAGBoundsSummary(doc), terminal, []Table{DAGBoundsTable(doc)})
+	tables := []Table{DAGBoundsTable(doc)}
+	if d := DAGDestructiveBoundsTable(doc); len(d.Rows) > 0 {
+		tables = append(tables, d)
+	}
+	return writeText(w, DAGBoundsSummary(doc), terminal, tables)
+}
+
+// DAGDestructiveBoundsTable has one row per job and destructive bound
+// (those the bounds table has no column for), in the order of the
+// document's list: the value and the work units spent, and the seconds
+// taken when the document records them (--timings).
+func DAGDestructiveBoundsTable(doc *plan.DAGBounds) Table {
+	timed := slices.ContainsFunc(doc.Jobs, func(j plan.DAGJobInfo) bool {
+		return slices.ContainsFunc(j.Bounds.List, func(b plan.DAGBound) bool { return b.Seconds != nil })
+	})
+	t := Table{Title: "Destructive bounds", Header: []string{"job", "bound", "value", "work units"},
+		Align: []Align{AlignLeft, AlignLeft, AlignRight, AlignRight, AlignRight}}
+	if timed {
+		t.Header = append(t.Header, "seconds")
+	}
+	for _, j := range doc.Jobs {
+		for _, bd := range destructiveBounds(j.Bounds) {
+			cells := []Cell{TextCell(j.Name), TextCell(bd.Name), timeCell(doc.Format, bd.Value), IntCell(bd.Work)}
+			switch {
+			case bd.Seconds != nil: // wall-clock seconds, not a schedule's time
+				cells = append(cells, NumberCell(*bd.Seconds))
+			case timed:
+				cells = append(cells, MissingCell("-"))
+			}
+			t.AddRow(cells...)
+		}
+	}
+	return t
+}
+
+// destructiveBounds returns the bounds of b's list that plan.BoundNames
+// (the fixed columns) leaves out: the destructive ones, in list order.
+func destructiveBounds(b plan.DAGBoundSet) []plan.DAGBound {
+	var out []plan.DAGBound
+	for _, bd := range b.List {
+		if !slices.Contains(plan.BoundNames, bd.Name) {
+			out = append(out, bd)
+		}
+	}
+	return out
 }
 
 // DAGBoundsCSVTable is the bounds table with JSON field names.
@@ -399,7 +448,7 @@ func DAGBoundsCSVTable(doc *plan.DAGBounds) Table {
 }
 
 // DAGBoundsWorkbook builds the xlsx report of a DAGBounds document:
-// Summary, Jobs and Machines.
+// Summary, Jobs, Destructive bounds and Machines.
 func DAGBoundsWorkbook(doc *plan.DAGBounds) (*Workbook, error) {
 	s := Table{Title: "Summary", Header: []string{"key", "value"}}
 	s.AddRow(TextCell("kind"), TextCell(doc.Kind))
@@ -409,7 +458,8 @@ func DAGBoundsWorkbook(doc *plan.DAGBounds) (*Workbook, error) {
 	s.AddRow(TextCell("rejected"), IntCell(int64(len(doc.Rejected))))
 	addProvenance(&s, &doc.Header)
 	return workbook("capplan DAGBounds report", "DAG lower bounds", doc.Generator,
-		[]string{SheetSummary, SheetDAGJobs, "Machines"}, []Table{s, DAGBoundsTable(doc), DAGMachinesTable(doc.Machines)})
+		[]string{SheetSummary, SheetDAGJobs, SheetDAGBounds, "Machines"},
+		[]Table{s, DAGBoundsTable(doc), DAGDestructiveBoundsTable(doc), DAGMachinesTable(doc.Machines)})
 }
 
 // DAGCheckSummaryLine is the one-line verdict of a DAGCheck.
@@ -441,16 +491,12 @@ func DAGCheckGapsTable(doc *plan.DAGCheck) Table {
 	t := Table{Title: "Gap of the makespan to each lower bound", Header: []string{"job", "bound", "value", "makespan", "gap"},
 		Align: []Align{AlignLeft, AlignLeft, AlignRight, AlignRight, AlignRight}}
 	for _, j := range doc.Jobs {
-		seen := map[string]bool{}
 		for k, v := range j.Bounds.Values() {
 			name := plan.BoundNames[k]
-			seen[name] = true
 			t.AddRow(TextCell(j.Name), TextCell(name), timeCell(doc.Format, v), timeCell(doc.Format, j.Makespan), PercentCell(j.Gaps[name]))
 		}
-		for _, bd := range j.Bounds.List { // the destructive bounds
-			if !seen[bd.Name] {
-				t.AddRow(TextCell(j.Name), TextCell(bd.Name), timeCell(doc.Format, bd.Value), timeCell(doc.Format, j.Makespan), PercentCell(j.Gaps[bd.Name]))
-			}
+		for _, bd := range destructiveBounds(j.Bounds) {
+			t.AddRow(TextCell(j.Name), TextCell(bd.Name), timeCell(doc.Format, bd.Value), timeCell(doc.Format, j.Makespan), PercentCell(j.Gaps[bd.Name]))
 		}
 	}
 	return t

@@ -120,3 +120,84 @@ func TestDAGCheckText(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// dagBoundsDoc is a one-job DAGBounds whose best bound comes from a
+// destructive bound; timed adds the seconds --timings records.
+func dagBoundsDoc(timed bool) *plan.DAGBounds {
+	sec := func(x float64) *float64 {
+		if !timed {
+			return nil
+		}
+		return &x
+	}
+	return &plan.DAGBounds{
+		Header:   plan.Header{Kind: plan.KindDAGBounds, Generator: "capplan test"},
+		Format:   "psplib",
+		Machines: []plan.DAGMachineGroup{{Name: "machine", Count: 1, Capacity: map[string]float64{"R1": 4}}},
+		Jobs: []plan.DAGJobInfo{{Name: "p", NumTasks: 30, Edges: 42, Stages: 30,
+			Bounds: plan.DAGBoundSet{CPLength: 38, TWork: 24.5, Energy: 25, NewLB: 38, NodePacking: 37, Bin: 27, Best: 43, BestBy: "energetic",
+				List: []plan.DAGBound{{Name: "cpLength", Value: 38}, {Name: "energy", Value: 25}, {Name: "newLB", Value: 38},
+					{Name: "nodePacking", Value: 37}, {Name: "bin", Value: 27},
+					{Name: "energetic", Value: 43, Work: 344088, Seconds: sec(0.25)}, {Name: "search", Value: 43, Work: 29851, Seconds: sec(0.5)}}}}},
+	}
+}
+
+// TestDAGBoundsText checks that dag bounds names the best bound and lists
+// every destructive bound with its value and work (and seconds when
+// timed), in the text, the CSV and the workbook.
+func TestDAGBoundsText(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteDAGBoundsText(&b, dagBoundsDoc(false), false); err != nil {
+		t.Fatal(err)
+	}
+	want := `# lower bounds of 1 job (psplib) on 1 × machine (R1 4); 0 rejected
+
+# Lower bounds
+job	tasks	edges	stages	cpLength	tWork	energy	newLB	nodePacking	bin	best bound	best by
+p	30	42	30	38	24.5	25	38	37	27	43	energetic
+
+# Destructive bounds
+job	bound	value	work units
+p	energetic	43	344088
+p	search	43	29851
+`
+	if b.String() != want {
+		t.Errorf("got:\n%s\nwant:\n%s", b.String(), want)
+	}
+	b.Reset()
+	if err := WriteDAGBoundsText(&b, dagBoundsDoc(true), false); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "job\tbound\tvalue\twork units\tseconds\np\tenergetic\t43\t344088\t0.25\n") {
+		t.Errorf("timed:\n%s", b.String())
+	}
+	b.Reset()
+	csv := DAGBoundsCSVTable(dagBoundsDoc(false))
+	if err := csv.WriteCSV(&b); err != nil {
+		t.Fatal(err)
+	}
+	if want := "name,numTasks,edges,stages,cpLength,tWork,energy,newLB,nodePacking,bin,best,bestBy\np,30,42,30,38,24.5,25,38,37,27,43,energetic\n"; b.String() != want {
+		t.Errorf("csv:\n%s\nwant:\n%s", b.String(), want)
+	}
+	// Without destructive bounds the text has the bounds table alone.
+	doc := dagBoundsDoc(false)
+	doc.Jobs[0].Bounds.List = doc.Jobs[0].Bounds.List[:5]
+	b.Reset()
+	if err := WriteDAGBoundsText(&b, doc, false); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "Destructive") {
+		t.Errorf("no destructive bounds, yet:\n%s", b.String())
+	}
+	wb, err := DAGBoundsWorkbook(dagBoundsDoc(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := wb.Sheets(); !slices.Equal(got, []string{"Summary", "Jobs", "Destructive bounds", "Machines"}) {
+		t.Errorf("sheets %v", got)
+	}
+	rows, err := wb.Excel().GetRows("Destructive bounds")
+	if err != nil || len(rows) != 3 || !slices.Equal(rows[2], []string{"p", "search", "43.0000", "29,851", "0.5000"}) || rows[0][4] != "seconds" {
+		t.Errorf("Destructive bounds sheet %v, %v", rows, err)
+	}
+}
