@@ -57,18 +57,21 @@ func SizingCurveStepTable(curve []plan.SizingPoint) StepTable {
 const secondsPerHour = 3600
 
 // DAGStepTable has one row per job: tasks, makespan and every lower bound
-// in hours, the gap to the best bound and whether the schedule is optimal.
+// in hours, the gap to the best bound, whether the schedule is optimal,
+// and its certificate (which bound proves it optimal, or its gap to
+// which bound).
 func DAGStepTable(doc *plan.DAGSchedule) StepTable {
 	t := StepTable{Sheet: "DAG schedules", Title: "DAG schedules and their lower bounds",
 		Note: fmt.Sprintf("%s, %d optimal; mean gap to the best lower bound %s, largest %s.",
 			plural.Count(doc.Summary.Jobs, "job"), doc.Summary.Optimal, FormatPercent(doc.Summary.MeanGap), FormatPercent(doc.Summary.MaxGap)),
 		Columns: []Column{{"job", ShowText}, {"tasks (count)", ShowInteger}, {"makespan (hours)", ShowDecimal4},
 			{"best bound (hours)", ShowDecimal4}, {"critical path (hours)", ShowDecimal4}, {"TWork (hours)", ShowDecimal4},
-			{"NewLB (hours)", ShowDecimal4}, {"gap (%)", ShowPercent}, {"optimal (yes/no)", ShowYesNo}, {"method", ShowText}}}
+			{"NewLB (hours)", ShowDecimal4}, {"gap (%)", ShowPercent}, {"optimal (yes/no)", ShowYesNo}, {"certificate", ShowText},
+			{"method", ShowText}}}
 	for _, j := range doc.Jobs {
 		b := j.Bounds
 		t.Rows = append(t.Rows, []any{j.Name, j.NumTasks, j.Makespan / secondsPerHour, b.Best / secondsPerHour,
-			b.CPLength / secondsPerHour, b.TWork / secondsPerHour, b.NewLB / secondsPerHour, j.Gap, j.Optimal, j.Method})
+			b.CPLength / secondsPerHour, b.TWork / secondsPerHour, b.NewLB / secondsPerHour, j.Gap, j.Optimal, j.Certificate, j.Method})
 	}
 	return t
 }

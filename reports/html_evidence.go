@@ -89,8 +89,14 @@ func verified(ok bool) string {
 	return "NOT verified"
 }
 
+// gapText is the job's certificate (which bound proves its makespan
+// optimal, or its gap to which bound), or for a document without one
+// whether it is optimal.
 func gapText(j plan.DAGJob) string {
-	if j.Optimal {
+	switch {
+	case j.Certificate != "":
+		return j.Certificate
+	case j.Optimal:
 		return "optimal"
 	}
 	return "within " + FormatPercent(j.Gap) + " of optimal"
