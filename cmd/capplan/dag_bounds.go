@@ -33,9 +33,10 @@ reasoning with shaving, up to 1000 tasks), search (the exact search refuting
 makespans, up to 120 tasks), lcg (the search with nogood learning climbing
 from the best bound so far, up to 120 tasks) and lp (the LP test of
 destructive improvement, up to 200 tasks), in that order, each starting from
-the bounds before it. best is the largest and bestBy names it; the JSON lists every
-bound with its value and work (and with --timings its wall-clock seconds,
-which depend on the machine). For Alibaba traces the observed run time is
+the bounds before it. best is the largest and bestBy ("best by") names it;
+the table of destructive bounds and the JSON list every bound computed with
+its value and work (and with --timings its wall-clock seconds, which depend
+on the machine). For Alibaba traces the observed run time is
 reported beside them. The input and machines flags are those of 'capplan dag
 schedule'.`,
 		Example: `  capplan dag bounds ../shared/datasets/psplib/j60/j601_1.sm
