@@ -526,18 +526,21 @@ func WriteDAGCheckText(w io.Writer, doc *plan.DAGCheck, terminal bool) error {
 }
 
 // DAGCheckCSVTable has one row per job with JSON field names: name,
-// numTasks, makespan, feasible, violations, then each bound and the gap
-// to it (gap:<bound>).
+// numTasks, makespan, feasible, violations, each bound and the gap to it
+// (gap:<bound>), then the bound that gives the best value (bestBy) and the
+// certificate.
 func DAGCheckCSVTable(doc *plan.DAGCheck) Table {
 	t := Table{Title: "Jobs", Header: []string{"name", "numTasks", "makespan", "feasible", "violations"}}
 	for _, b := range plan.BoundNames {
 		t.Header = append(t.Header, b, "gap:"+b)
 	}
+	t.Header = append(t.Header, "bestBy", "certificate")
 	for _, j := range doc.Jobs {
 		cells := []Cell{TextCell(j.Name), IntCell(int64(j.NumTasks)), NumberCell(j.Makespan), BoolCell(j.Feasible), IntCell(int64(len(j.Violations)))}
 		for k, v := range j.Bounds.Values() {
 			cells = append(cells, NumberCell(v), NumberCell(j.Gaps[plan.BoundNames[k]]))
 		}
+		cells = append(cells, TextCell(j.Bounds.BestBy), TextCell(j.Certificate))
 		t.AddRow(cells...)
 	}
 	return t

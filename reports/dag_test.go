@@ -119,6 +119,17 @@ func TestDAGCheckText(t *testing.T) {
 	if _, err := DAGCheckWorkbook(doc); err != nil {
 		t.Fatal(err)
 	}
+	// The CSV ends with the bound that gives the best value and the verdict.
+	doc.Jobs[0].Bounds.BestBy, doc.Jobs[0].Certificate = "cpLength", "infeasible (1 violation)"
+	b.Reset()
+	csv := DAGCheckCSVTable(doc)
+	if err := csv.WriteCSV(&b); err != nil {
+		t.Fatal(err)
+	}
+	if lines := strings.Split(b.String(), "\n"); !strings.HasSuffix(lines[0], ",gap:best,bestBy,certificate") ||
+		!strings.HasSuffix(lines[1], ",8,0.25,cpLength,infeasible (1 violation)") {
+		t.Errorf("csv:\n%s", b.String())
+	}
 }
 
 // dagBoundsDoc is a one-job DAGBounds whose best bound comes from a
