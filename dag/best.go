@@ -346,9 +346,10 @@ func islandShare(w int64, i int) int64 {
 // critical path, shorter with each seed; the same proofs on PSPLIB J60;
 // docs/dag/measurements.md). Between the two, the descent gets more than
 // the climb: its tests below the best makespan find shorter schedules
-// too, while the climb only raises the bound (ProGen J120, seeds 1–4: 32.901% → 32.863%
-// above the critical path, shorter with each seed, with the climb's
-// share cut from 0.25 to 0.1 and the islands' best as ub; PSPLIB J60:
+// too, while the climb only raises the bound (ProGen J120, seeds 1–4:
+// 32.901% → 32.863% above the critical path, shorter with each seed,
+// with the climb's share cut from 0.25 to 0.1 and the islands' best as
+// ub; PSPLIB J60:
 // 347 published bounds reached instead of 345, 393 proofs instead of
 // 391; docs/dag/measurements.md).
 func searchShares(p *problem, lb, ub int64, left float64) (down, up int64) {

@@ -50,9 +50,9 @@ type individual struct {
 // 60 ProGen J120 projects of seed 1000·P + 1 the peak crossover takes
 // Best from 33.39% to 33.09% above the critical path, mean of seeds 1–8,
 // shorter on average with every seed (docs/dag/measurements.md).
-// Mutation swaps adjacent tasks that are not precedence-related. Survival keeps the best of
-// parents and children (ties: the older), each schedule once, near-copies
-// of equal makespan counting as one (survive).
+// Mutation swaps adjacent tasks that are not precedence-related. Survival
+// keeps the best of parents and children (ties: the older), each schedule
+// once, near-copies of equal makespan counting as one (survive).
 func gaRun(d *DAG, machines [][]float64, rng *rand.Rand, tr *tracker, seeds []*Schedule) {
 	prio := Priority(d, LFT, 0, rng)
 	j := newJustifier(d, machines)

@@ -49,6 +49,15 @@ func TestLCGDownElsewhere(t *testing.T) {
 	}
 }
 
+// lcgUpFixing climbs from lo below top (a feasible makespan) with
+// decisions that fix starts, building in direction dir, without a work
+// limit, and returns the bound reached and the schedule found at it.
+func lcgUpFixing(p *problem, lo, top int64, dir direction) (int64, []int64) {
+	res := &searchResult{lb: lo, ub: top}
+	lcgUp(p, res, top, &budget{max: 1 << 40}, dir, false)
+	return res.lb, res.start
+}
+
 // TestLCGAgreesWithSearch: on random instances of up to 18 tasks, too
 // many for brute force, the learning search, climbing forward, backward
 // and backward with split decisions, and the exact search (cut-set
@@ -71,16 +80,8 @@ func TestLCGAgreesWithSearch(t *testing.T) {
 			name  string
 			climb func() (int64, []int64)
 		}{
-			{"forward", func() (int64, []int64) {
-				r := &searchResult{lb: lo, ub: top}
-				lcgUp(p, r, top, &budget{max: 1 << 40}, forward, false)
-				return r.lb, r.start
-			}},
-			{"backward", func() (int64, []int64) {
-				r := &searchResult{lb: lo, ub: top}
-				lcgUp(p, r, top, &budget{max: 1 << 40}, backward, false)
-				return r.lb, r.start
-			}},
+			{"forward", func() (int64, []int64) { return lcgUpFixing(p, lo, top, forward) }},
+			{"backward", func() (int64, []int64) { return lcgUpFixing(p, lo, top, backward) }},
 			{"lcgClimb (backward, split)", func() (int64, []int64) { return lcgClimb(p, lo, top, &budget{max: 1 << 40}) }},
 		}
 		for _, c := range climbs {

@@ -20,9 +20,7 @@ func TestSearchesBruteForce(t *testing.T) {
 			return lcgClimb(p, lo, top, &budget{max: 1 << 40}) // backward, split
 		},
 		"lcg-forward": func(p *problem, lo, top int64) (int64, []int64) {
-			res := &searchResult{lb: lo, ub: top}
-			lcgUp(p, res, top, &budget{max: 1 << 40}, forward, false)
-			return res.lb, res.start
+			return lcgUpFixing(p, lo, top, forward)
 		},
 		// the climb with the energy rule as lcgDown runs it (on the
 		// tested makespan's root until lcgEnergyAfter conflicts)

@@ -410,11 +410,11 @@ func DAGDestructiveBoundsTable(doc *plan.DAGBounds) Table {
 	timed := slices.ContainsFunc(doc.Jobs, func(j plan.DAGJobInfo) bool {
 		return slices.ContainsFunc(j.Bounds.List, func(b plan.DAGBound) bool { return b.Seconds != nil })
 	})
-	t := Table{Title: "Destructive bounds", Header: []string{"job", "bound", "value", "work units"},
-		Align: []Align{AlignLeft, AlignLeft, AlignRight, AlignRight, AlignRight}}
+	t := Table{Title: "Destructive bounds", Header: []string{"job", "bound", "value", "work units"}}
 	if timed {
 		t.Header = append(t.Header, "seconds")
 	}
+	t.Align = append([]Align{AlignLeft, AlignLeft}, rightAligned(len(t.Header)-2)...)
 	for _, j := range doc.Jobs {
 		for _, bd := range destructiveBounds(j.Bounds) {
 			cells := []Cell{TextCell(j.Name), TextCell(bd.Name), timeCell(doc.Format, bd.Value), IntCell(bd.Work)}
